@@ -1,0 +1,167 @@
+// The `navigate` operation, run in the background: load a URL or move through history, wait for the top frame's
+// document per `wait_until`, and return the new document's id. MCP side: the lead's navigate tool in broker/mcp/tools.
+import { NavigateArgs, type NavigateResult } from '../../../shared/ops.js';
+import { orielError } from '../../../shared/errors.js';
+import { sendToFrame } from '../frames.js';
+
+type WaitUntil = 'load' | 'domcontentloaded' | 'none';
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+
+export async function navigate(tab: number, raw: Record<string, unknown>): Promise<NavigateResult> {
+  const parsed = NavigateArgs.safeParse(stripCall(raw));
+  if (!parsed.success) throw orielError('invalid_argument', `Invalid arguments for navigate: ${parsed.error.issues[0]?.message ?? 'wrong shape'}.`);
+  const args = parsed.data;
+  if ((args.url === undefined) === (args.action === undefined)) {
+    throw orielError('invalid_argument', 'Give navigate exactly one of "url" or "action" (back, forward, reload).');
+  }
+  const waitUntil: WaitUntil = args.wait_until ?? 'load';
+  const current = await getTab(tab);
+  const target = args.url !== undefined ? checkUrl(args.url, current.url) : undefined;
+
+  const waiter = watchTopFrame(tab, waitUntil, args.timeout_ms ?? DEFAULT_TIMEOUT_MS);
+  try {
+    await start(tab, args.action, target);
+    await waiter.done;
+  } finally {
+    waiter.dispose();
+  }
+  const after = await getTab(tab);
+  const result: NavigateResult = { url: after.url ?? '', title: after.title ?? '' };
+  if (waitUntil !== 'none') result.document = (await topDocument(tab)) ?? undefined;
+  if (result.document === undefined) delete result.document;
+  return result;
+}
+
+function stripCall(raw: Record<string, unknown>): Record<string, unknown> {
+  const { call: _call, ...rest } = raw;
+  return rest;
+}
+
+async function getTab(tab: number): Promise<chrome.tabs.Tab> {
+  try {
+    return await chrome.tabs.get(tab);
+  } catch {
+    throw orielError('session_gone', 'The tab was closed.');
+  }
+}
+
+/**
+ * Resolves `url` against the tab's current URL and refuses everything but http(s): `javascript:` would run code
+ * in the page (that is evaluate's job, under the exec grant), and browser-internal pages cannot host Oriel.
+ */
+export function checkUrl(url: string, base: string | undefined): string {
+  let parsed: URL;
+  try {
+    parsed = base ? new URL(url, base) : new URL(url);
+  } catch {
+    throw orielError('invalid_argument', `"${url.slice(0, 200)}" is not a URL. Give an absolute http(s) URL such as https://example.com/.`);
+  }
+  const scheme = parsed.protocol;
+  if (scheme === 'javascript:') {
+    throw orielError('invalid_argument', 'navigate refuses javascript: URLs. To run code in the page use evaluate (needs the exec grant).');
+  }
+  if (scheme !== 'http:' && scheme !== 'https:') {
+    throw orielError('invalid_argument', `navigate loads only http(s) URLs; ${scheme} pages are browser-internal or cannot be shared with agents.`);
+  }
+  return parsed.href;
+}
+
+async function start(tab: number, action: 'back' | 'forward' | 'reload' | undefined, url: string | undefined): Promise<void> {
+  try {
+    if (url !== undefined) await chrome.tabs.update(tab, { url });
+    else if (action === 'reload') await chrome.tabs.reload(tab);
+    else if (action === 'back') await chrome.tabs.goBack(tab);
+    else await chrome.tabs.goForward(tab);
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    if (/No tab with id|Invalid tab ID/i.test(message)) throw orielError('session_gone', 'The tab was closed.');
+    if (action === 'back' || action === 'forward') {
+      throw orielError('navigation_failed', `There is no ${action === 'back' ? 'previous' : 'next'} page in this tab's history.`, { next: 'navigate with a url' });
+    }
+    throw orielError('navigation_failed', `The browser refused the navigation: ${message.slice(0, 200)}`);
+  }
+}
+
+/**
+ * Watches the top frame of `tab` for the navigation this call starts: it has started once a new document commits
+ * (or the URL changes within the document), and is done at DOMContentLoaded or load per `waitUntil`. Listeners are
+ * added before the navigation starts so no event is missed.
+ */
+function watchTopFrame(tab: number, waitUntil: WaitUntil, timeoutMs: number) {
+  const nav = chrome.webNavigation;
+  let committed = false;
+  let settle!: () => void;
+  let fail!: (e: unknown) => void;
+  const done = new Promise<void>((resolve, reject) => {
+    settle = resolve;
+    fail = reject;
+  });
+  const mine = (d: { tabId: number; frameId: number }) => d.tabId === tab && d.frameId === 0;
+  const onCommitted = (d: chrome.webNavigation.WebNavigationTransitionCallbackDetails) => {
+    if (mine(d)) committed = true;
+  };
+  const onDom = (d: chrome.webNavigation.WebNavigationFramedCallbackDetails) => {
+    if (mine(d) && committed && waitUntil === 'domcontentloaded') settle();
+  };
+  const onCompleted = (d: chrome.webNavigation.WebNavigationFramedCallbackDetails) => {
+    if (mine(d) && committed) settle();
+  };
+  // Fragment and history.pushState navigations keep the document: nothing more will load.
+  const onSameDocument = (d: chrome.webNavigation.WebNavigationTransitionCallbackDetails) => {
+    if (mine(d)) settle();
+  };
+  const onError = (d: chrome.webNavigation.WebNavigationFramedErrorCallbackDetails) => {
+    if (!mine(d)) return;
+    const reason = d.error.replace(/^net::/, '');
+    if (/ERR_ABORTED|NS_BINDING_ABORTED/i.test(reason) && committed) return;
+    fail(orielError('navigation_failed', `The page did not load: ${reason.slice(0, 200)}. Check the URL and that the site is reachable, then navigate again.`, { details: { reason: reason.slice(0, 200) } }));
+  };
+  // Back/forward restores from the back/forward cache may skip load events; the tab's status still turns complete.
+  const onUpdated = (id: number, info: chrome.tabs.OnUpdatedInfo) => {
+    if (id === tab && committed && info.status === 'complete') settle();
+  };
+  const onRemoved = (id: number) => {
+    if (id === tab) fail(orielError('session_gone', 'The tab was closed during the navigation.'));
+  };
+  nav.onCommitted.addListener(onCommitted);
+  nav.onDOMContentLoaded.addListener(onDom);
+  nav.onCompleted.addListener(onCompleted);
+  nav.onErrorOccurred.addListener(onError);
+  nav.onReferenceFragmentUpdated.addListener(onSameDocument);
+  nav.onHistoryStateUpdated.addListener(onSameDocument);
+  chrome.tabs.onUpdated.addListener(onUpdated);
+  chrome.tabs.onRemoved.addListener(onRemoved);
+  const timer = setTimeout(
+    () => fail(orielError('timeout', `The page did not finish loading (${waitUntil}) within ${timeoutMs} ms. It may still be loading: snapshot to see it, or navigate with wait_until "domcontentloaded".`)),
+    timeoutMs,
+  );
+  return {
+    done: waitUntil === 'none' ? Promise.resolve() : done,
+    dispose() {
+      clearTimeout(timer);
+      nav.onCommitted.removeListener(onCommitted);
+      nav.onDOMContentLoaded.removeListener(onDom);
+      nav.onCompleted.removeListener(onCompleted);
+      nav.onErrorOccurred.removeListener(onError);
+      nav.onReferenceFragmentUpdated.removeListener(onSameDocument);
+      nav.onHistoryStateUpdated.removeListener(onSameDocument);
+      chrome.tabs.onUpdated.removeListener(onUpdated);
+      chrome.tabs.onRemoved.removeListener(onRemoved);
+    },
+  };
+}
+
+/** The top frame's document id; a few retries cover the moment before the content script answers. */
+async function topDocument(tab: number): Promise<string | undefined> {
+  for (let i = 0; i < 20; i++) {
+    try {
+      const reply = await sendToFrame(tab, 0, 'document', {});
+      return reply.document;
+    } catch (err) {
+      if ((err as { code?: string }).code === 'session_gone') throw err;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  return undefined;
+}

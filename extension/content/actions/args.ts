@@ -1,0 +1,13 @@
+// Validating a content operation's arguments with its shared schema (shared/ops.ts), as invalid_argument errors.
+import type { z } from 'zod';
+import { orielError } from '../../../shared/errors.js';
+
+/** Parses `raw` with `schema`, dropping the dispatcher's own fields (`call`); a failure is `invalid_argument`. */
+export function parseArgs<S extends z.ZodType>(schema: S, raw: Record<string, unknown>, op: string): z.infer<S> {
+  const { call: _call, ...rest } = raw;
+  const parsed = schema.safeParse(rest);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const where = issue && issue.path.length > 0 ? ` (${issue.path.join('.')})` : '';
+  throw orielError('invalid_argument', `Invalid arguments for ${op}${where}: ${issue?.message ?? 'wrong shape'}.`);
+}

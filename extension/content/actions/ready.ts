@@ -1,0 +1,89 @@
+// The wait-until-actionable loop shared by click and type: re-resolve, check, scroll, check stability, then act in
+// the same synchronous step as the final check. The individual checks live in actionability.ts.
+import { orielError } from '../../../shared/errors.js';
+import type { ContentContext } from '../handlers.js';
+import { checkPointerTarget, isDisabled, isVisible, nextFrame, sameRect, scrollIntoViewIfNeeded, settleOrChange } from './actionability.js';
+import { clip, resolveNow, type TargetSpec } from './target.js';
+
+/** Where the pointer lands when the act runs. */
+export interface ActPoint {
+  x: number;
+  y: number;
+  hit: Element;
+}
+
+export interface ReadyOptions {
+  timeoutMs: number;
+  /** Pointer actions need the centre to reach the element; typing focuses it directly. */
+  hitTest: boolean;
+  /** Extra synchronous precondition (e.g. "is editable"); returns the reason it fails, or undefined. */
+  extra?: (el: Element) => string | undefined;
+}
+
+/** Retry delays after a failed check; further waits use the last one. Each also ends early on a DOM change. */
+const BACKOFF = [0, 20, 50, 100, 250, 500];
+
+/**
+ * Waits until the target can take input, then calls `act` synchronously right after the final check, so the page
+ * cannot change in between. Handle errors (no_snapshot, unknown_handle, detached) are thrown as soon as they occur.
+ * @throws not_actionable with the last reason when the deadline passes; cancelled when the call is aborted.
+ */
+export async function whenActionable<T>(spec: TargetSpec, ctx: ContentContext, opts: ReadyOptions, act: (el: Element, at: ActPoint) => T): Promise<T> {
+  const deadline = performance.now() + opts.timeoutMs;
+  let reason = '';
+  let cover: string | undefined;
+  for (let attempt = 0; ; attempt++) {
+    if (ctx.signal.aborted) throw orielError('cancelled', 'The call was cancelled before the element became actionable.');
+    const el = resolveNow(spec, ctx);
+    if (!el) {
+      reason = `no element matches the selector "${clip(spec.selector ?? '', 200)}"`;
+    } else {
+      const first = check(el, opts);
+      if (first.ok) {
+        // Stable: the same box in two consecutive frames (an animating element would be clicked where it was).
+        const before = el.getBoundingClientRect();
+        await nextFrame();
+        const again = resolveNow(spec, ctx);
+        if (again === el) {
+          const after = el.getBoundingClientRect();
+          const final = check(el, opts);
+          if (final.ok && sameRect(before, after)) return act(el, final.at);
+          ({ reason, cover } = final.ok ? { reason: 'it is still moving (animating or being laid out)', cover: undefined } : final);
+        } else {
+          reason = 'the selector now matches another element';
+        }
+        if (performance.now() < deadline) continue;
+      } else {
+        ({ reason, cover } = first);
+      }
+    }
+    const left = deadline - performance.now();
+    if (left <= 0) {
+      const what = spec.handle !== undefined ? `Element ${spec.handle}` : `The target of "${clip(spec.selector ?? '', 200)}"`;
+      throw orielError('not_actionable', `${what} is not actionable: ${reason}.${opts.timeoutMs > 0 ? ` Waited ${opts.timeoutMs} ms.` : ''}`, {
+        details: cover ? { reason, covered_by: cover } : { reason },
+      });
+    }
+    await settleOrChange(Math.min(BACKOFF[Math.min(attempt, BACKOFF.length - 1)]!, left), ctx.signal);
+  }
+}
+
+type Check = { ok: true; at: ActPoint } | { ok: false; reason: string; cover?: string | undefined };
+
+function check(el: Element, opts: ReadyOptions): Check {
+  if (!opts.hitTest) {
+    if (!isVisible(el)) return { ok: false, reason: 'it is not visible (display, visibility or zero size)' };
+    if (isDisabled(el)) return { ok: false, reason: 'it is disabled' };
+    const why = opts.extra?.(el);
+    if (why) return { ok: false, reason: why };
+    scrollIntoViewIfNeeded(el);
+    const r = el.getBoundingClientRect();
+    return { ok: true, at: { x: r.left + r.width / 2, y: r.top + r.height / 2, hit: el } };
+  }
+  const why = opts.extra?.(el);
+  if (why) return { ok: false, reason: why };
+  if (isVisible(el) && !isDisabled(el)) scrollIntoViewIfNeeded(el);
+  const a = checkPointerTarget(el, { requireEnabled: true });
+  if (a.status === 'ok') return { ok: true, at: { x: a.x, y: a.y, hit: a.hit } };
+  return { ok: false, reason: a.reason, cover: a.cover };
+}
