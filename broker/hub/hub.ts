@@ -1,0 +1,212 @@
+// The hub's state: connected browsers, the session table, per-session queues and pending page calls (SPEC §1, §7).
+// Socket plumbing lives in server.ts; MCP connections in broker/mcp.
+import { errorData, OrielError } from '../../shared/errors.js';
+import type { BrowserInfo, BrowserToHub, HubToBrowser, TabInfo } from '../../shared/protocol.js';
+import type { Logger } from '../common/log.js';
+import { RECONNECT_GRACE_MS, SessionTable, type Session } from './sessions.js';
+import { SessionQueue } from './queue.js';
+
+/** A connected browser as the hub sees it: a way to send frames, and who it is. */
+export interface BrowserLink {
+  info: BrowserInfo;
+  /** Sends one frame; throws RangeError if it exceeds the browser's 1 MB cap. */
+  send(message: HubToBrowser): void;
+  close(): void;
+}
+
+interface PendingCall {
+  id: number;
+  op: string;
+  session: string;
+  instance: string;
+  tab: number;
+  resolve(value: unknown): void;
+  reject(err: OrielError): void;
+}
+
+/** Per-call options for {@link Hub.callPage}. */
+export interface HubCallOptions {
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** Guard: the top document id the caller expects (stale_document otherwise). */
+  document?: string;
+}
+
+export class Hub {
+  readonly sessions = new SessionTable();
+  readonly startedAt = new Date();
+  private readonly browsers = new Map<string, BrowserLink>();
+  private readonly graceTimers = new Map<string, NodeJS.Timeout>();
+  private readonly queues = new Map<string, SessionQueue>();
+  private readonly pending = new Map<number, PendingCall>();
+  private nextId = 1;
+  clientCount = 0;
+  /** Called whenever the set of sessions changes (MCP servers re-announce nothing, but tests and status watch it). */
+  onChange: () => void = () => {};
+
+  constructor(private readonly log: Logger) {
+    this.sessions.onEnded = (ids) => {
+      const ended = new Set(ids);
+      for (const call of this.pending.values()) {
+        if (ended.has(call.session)) this.settle(call.id, new OrielError(errorData('session_gone', `Session ${call.session} ended while "${call.op}" was running: the user unshared or closed the tab.`)));
+      }
+      for (const id of ids) this.queues.delete(id);
+    };
+  }
+
+  /** Browsers currently connected or within their reconnect grace. */
+  browserList(): Array<BrowserInfo & { connected: boolean }> {
+    const out: Array<BrowserInfo & { connected: boolean }> = [];
+    for (const [instance, link] of this.browsers) out.push({ ...link.info, connected: !this.graceTimers.has(instance) });
+    return out;
+  }
+
+  /** Whether anything still needs the hub (for the idle exit). */
+  get busy(): boolean {
+    return this.browsers.size > 0 || this.clientCount > 0;
+  }
+
+  /** A browser said hello: adopt it (replacing an older link of the same instance) and its shared tabs. */
+  attachBrowser(link: BrowserLink, tabs: TabInfo[]): void {
+    const { instance } = link.info;
+    const grace = this.graceTimers.get(instance);
+    if (grace) clearTimeout(grace);
+    this.graceTimers.delete(instance);
+    const old = this.browsers.get(instance);
+    if (old && old !== link) old.close();
+    this.browsers.set(instance, link);
+    this.sessions.setTabs(instance, link.info.name, tabs);
+    this.resumeNavigations(instance, tabs);
+    this.log.info('browser connected', { browser: link.info.name, instance, tabs: tabs.length });
+    this.onChange();
+  }
+
+  /** Handles one validated frame from a browser. */
+  fromBrowser(link: BrowserLink, message: BrowserToHub): void {
+    const { instance } = link.info;
+    switch (message.t) {
+      case 'tabs':
+        this.sessions.setTabs(instance, link.info.name, message.tabs);
+        this.onChange();
+        return;
+      case 'result': {
+        const call = this.pending.get(message.id);
+        if (!call || call.instance !== instance) return;
+        if (message.ok) this.settle(message.id, undefined, message.value);
+        else this.settle(message.id, new OrielError(message.error));
+        return;
+      }
+      case 'document':
+        this.sessions.setDocument(instance, message.tab, message.document, message.url);
+        return;
+      case 'hello':
+      case 'pong':
+        return;
+    }
+  }
+
+  /**
+   * The browser's connection closed. Ordinary pending calls fail with `browser_disconnected` (never replayed); a
+   * pending `navigate` waits for the tab's next document. Sessions keep their ids for {@link RECONNECT_GRACE_MS}.
+   */
+  detachBrowser(link: BrowserLink): void {
+    const { instance } = link.info;
+    if (this.browsers.get(instance) !== link) return;
+    for (const call of this.pending.values()) {
+      if (call.instance !== instance || call.op === 'navigate') continue;
+      this.settle(call.id, new OrielError(errorData('browser_disconnected', `The browser disconnected while "${call.op}" was running; it was not replayed. Check whether it took effect (snapshot) before retrying.`)));
+    }
+    this.sessions.disconnect(instance);
+    this.graceTimers.set(
+      instance,
+      setTimeout(() => {
+        this.graceTimers.delete(instance);
+        this.browsers.delete(instance);
+        for (const call of this.pending.values()) {
+          if (call.instance === instance) this.settle(call.id, new OrielError(errorData('browser_disconnected', 'The browser did not come back.')));
+        }
+        this.sessions.endInstance(instance);
+        this.onChange();
+      }, RECONNECT_GRACE_MS).unref(),
+    );
+    this.log.info('browser disconnected', { instance });
+    this.onChange();
+  }
+
+  /**
+   * Runs one page operation in a session, after the session's earlier calls (SPEC §7).
+   * @throws OrielError: session errors, `browser_disconnected`, `timeout`, `cancelled`, `too_large`, or the page's error.
+   */
+  async callPage(sessionArg: string | undefined, op: string, args: Record<string, unknown>, options: HubCallOptions): Promise<unknown> {
+    const session = this.sessions.resolve(sessionArg);
+    let queue = this.queues.get(session.id);
+    if (!queue) this.queues.set(session.id, (queue = new SessionQueue()));
+    return queue.run(() => this.dispatch(session.id, op, args, options), options.signal);
+  }
+
+  private dispatch(sessionIdValue: string, op: string, args: Record<string, unknown>, options: HubCallOptions): Promise<unknown> {
+    const session: Session | undefined = this.sessions.get(sessionIdValue);
+    if (!session) throw new OrielError(errorData('session_gone', `Session ${sessionIdValue} has ended.`));
+    const link = this.browsers.get(session.instance);
+    if (!link || !session.connected) throw new OrielError(errorData('browser_disconnected', 'The browser holding this tab is not connected right now; it may be restarting. Retry in a few seconds.'));
+    const id = this.nextId++;
+    const callArgs = options.document !== undefined ? { ...args, document: options.document } : args;
+    return new Promise<unknown>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.settle(id, new OrielError(errorData('timeout', `"${op}" did not finish within ${options.timeoutMs} ms. The page may still complete it: snapshot to see its state.`)));
+      }, options.timeoutMs + 250);
+      const onAbort = () => this.settle(id, new OrielError(errorData('cancelled', `"${op}" was cancelled by the client.`)));
+      const call: PendingCall = {
+        id,
+        op,
+        session: session.id,
+        instance: session.instance,
+        tab: session.tab,
+        resolve: (v) => {
+          clearTimeout(timer);
+          options.signal?.removeEventListener('abort', onAbort);
+          resolve(v);
+        },
+        reject: (e) => {
+          clearTimeout(timer);
+          options.signal?.removeEventListener('abort', onAbort);
+          reject(e);
+        },
+      };
+      this.pending.set(id, call);
+      options.signal?.addEventListener('abort', onAbort, { once: true });
+      try {
+        link.send({ t: 'call', id, tab: session.tab, op, args: callArgs, timeout_ms: options.timeoutMs });
+      } catch (err) {
+        this.settle(id, new OrielError(errorData('too_large', `The request is too large to send to the browser (${err instanceof Error ? err.message : 'over 1 MB'}).`)));
+      }
+    });
+  }
+
+  /** Settles a pending call once; failures other than the page's own answer send a best-effort cancel to the page. */
+  private settle(id: number, error: OrielError | undefined, value?: unknown): void {
+    const call = this.pending.get(id);
+    if (!call) return;
+    this.pending.delete(id);
+    if (error) {
+      const code = error.code;
+      if (code === 'timeout' || code === 'cancelled' || code === 'session_gone') {
+        try {
+          this.browsers.get(call.instance)?.send({ t: 'cancel', id });
+        } catch {
+          /* best effort */
+        }
+      }
+      call.reject(error);
+    } else call.resolve(value);
+  }
+
+  /** After a reconnect, a navigate that was pending completes with the tab's new document (SPEC §7). */
+  private resumeNavigations(instance: string, tabs: TabInfo[]): void {
+    for (const call of this.pending.values()) {
+      if (call.instance !== instance || call.op !== 'navigate') continue;
+      const tab = tabs.find((t) => t.tab === call.tab);
+      if (tab?.document) this.settle(call.id, undefined, { document: tab.document, url: tab.url, title: tab.title });
+    }
+  }
+}

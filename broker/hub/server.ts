@@ -1,0 +1,197 @@
+// The hub process: one per user, on a private local socket; owns the Hub state and accepts relay connections
+// (browser = native-host relay, client = `oriel mcp`, control = `oriel status`/`doctor`). Started by broker/hub/spawn.ts.
+import net from 'node:net';
+import { existsSync, unlinkSync, chmodSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { PassThrough } from 'node:stream';
+import lockfile from 'proper-lockfile';
+import { FrameDecoder, encodeFrame, INBOUND_MAX_BYTES, HOST_TO_BROWSER_MAX_BYTES } from '../../shared/framing.js';
+import {
+  BrowserToHubSchema,
+  ControlRequestSchema,
+  SocketHelloSchema,
+  WIRE_VERSION,
+  type ControlStatus,
+  type HubToBrowser,
+} from '../../shared/protocol.js';
+import { ensurePrivateDir, hubSocketPath, orielDirs } from '../common/paths.js';
+import { logger } from '../common/log.js';
+import { Hub, type BrowserLink } from './hub.js';
+import { serveClient } from '../mcp/connection.js';
+
+const log = logger('hub');
+
+/** Default idle time before the hub exits with no browser and no client, ms (override: ORIEL_HUB_IDLE_MS). */
+export const DEFAULT_IDLE_MS = 5 * 60_000;
+/** A connection must say hello within this many ms. */
+const HELLO_TIMEOUT_MS = 5_000;
+
+/**
+ * Runs the hub until it is idle for `idleMs`. Exits quietly (resolving `false`) when another hub already holds the
+ * lock: two relays starting at once make one hub.
+ */
+export async function runHub(options: { idleMs?: number } = {}): Promise<boolean> {
+  const dirs = orielDirs();
+  ensurePrivateDir(dirs.runtime);
+  const socketPath = hubSocketPath(dirs);
+  const lockTarget = path.join(dirs.runtime, 'hub');
+  let release: () => Promise<void>;
+  try {
+    release = await lockfile.lock(lockTarget, { realpath: false, stale: 5_000, update: 1_500, retries: 0 });
+  } catch (err) {
+    log.info('another hub holds the lock; exiting', { reason: (err as Error).message });
+    return false;
+  }
+  if (process.platform !== 'win32' && existsSync(socketPath)) unlinkSync(socketPath);
+
+  const hub = new Hub(log);
+  const server = net.createServer((socket) => accept(hub, socket));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(socketPath, () => resolve());
+  });
+  if (process.platform !== 'win32') chmodSync(socketPath, 0o600);
+  writeFileSync(path.join(dirs.runtime, 'hub.pid'), String(process.pid), { mode: 0o600 });
+  log.info('hub listening', { pid: process.pid });
+
+  const idleMs = options.idleMs ?? (Number(process.env.ORIEL_HUB_IDLE_MS) || DEFAULT_IDLE_MS);
+  let idleSince = Date.now();
+  await new Promise<void>((resolve) => {
+    const check = setInterval(() => {
+      if (hub.busy) idleSince = Date.now();
+      else if (Date.now() - idleSince >= idleMs) {
+        clearInterval(check);
+        resolve();
+      }
+    }, Math.min(1000, Math.max(50, idleMs / 4)));
+    const stop = () => {
+      clearInterval(check);
+      resolve();
+    };
+    process.once('SIGTERM', stop);
+    process.once('SIGINT', stop);
+  });
+  log.info('hub exiting (idle)');
+  server.close();
+  if (process.platform !== 'win32' && existsSync(socketPath)) unlinkSync(socketPath);
+  await release().catch(() => undefined);
+  return true;
+}
+
+/** Reads the hello frame of a new connection and hands the socket to the matching role. */
+function accept(hub: Hub, socket: net.Socket): void {
+  const decoder = new FrameDecoder(64 * 1024);
+  const timer = setTimeout(() => socket.destroy(), HELLO_TIMEOUT_MS);
+  const onData = (chunk: Buffer) => {
+    const frames = decoder.push(chunk, 1);
+    if (frames.length === 0) return;
+    clearTimeout(timer);
+    socket.off('data', onData);
+    const first = frames[0]!;
+    const hello = first.kind === 'frame' ? SocketHelloSchema.safeParse(first.value) : undefined;
+    if (!hello?.success) {
+      log.warn('connection without a valid hello; closing', { kind: first.kind });
+      socket.destroy();
+      return;
+    }
+    const rest = decoder.detach();
+    if (hello.data.role === 'client') {
+      hub.clientCount++;
+      const input = new PassThrough();
+      if (rest.byteLength) input.write(rest);
+      socket.pipe(input);
+      socket.on('close', () => {
+        hub.clientCount--;
+        input.end();
+      });
+      socket.on('error', () => undefined);
+      serveClient(hub, input, socket, hello.data.name);
+    } else if (hello.data.role === 'browser') {
+      serveBrowser(hub, socket, rest);
+    } else {
+      serveControl(hub, socket, rest);
+    }
+  };
+  socket.on('data', onData);
+  socket.on('error', (err) => log.debug('socket error', { message: err.message }));
+}
+
+/** A native-host relay connection: frames in both directions; the first browser frame must be the extension's hello. */
+function serveBrowser(hub: Hub, socket: net.Socket, initial: Uint8Array): void {
+  const decoder = new FrameDecoder(INBOUND_MAX_BYTES);
+  let link: BrowserLink | undefined;
+  const send = (message: HubToBrowser) => {
+    if (!socket.destroyed) socket.write(encodeFrame(message, HOST_TO_BROWSER_MAX_BYTES));
+  };
+  const reject = (reason: string) => {
+    log.warn('rejected browser frame', { reason });
+    try {
+      send({ t: 'rejected', reason });
+    } catch {
+      /* socket gone */
+    }
+  };
+  const onBytes = (chunk: Uint8Array) => {
+    for (const frame of decoder.push(chunk)) {
+      if (frame.kind === 'oversized') reject(`frame of ${frame.bytes} bytes exceeds ${INBOUND_MAX_BYTES}`);
+      else if (frame.kind === 'invalid_json') reject(`frame is not JSON: ${frame.reason}`);
+      else {
+        const parsed = BrowserToHubSchema.safeParse(frame.value);
+        if (!parsed.success) {
+          reject(`unknown or malformed message (${describeType(frame.value)})`);
+          continue;
+        }
+        const message = parsed.data;
+        if (!link) {
+          if (message.t !== 'hello') {
+            reject('the first message must be hello');
+            continue;
+          }
+          if (message.wire !== WIRE_VERSION) {
+            reject(`wire version ${message.wire} is not spoken here (expected ${WIRE_VERSION})`);
+            socket.end();
+            return;
+          }
+          link = { info: message.browser, send, close: () => socket.destroy() };
+          send({ t: 'welcome', wire: WIRE_VERSION });
+          hub.attachBrowser(link, message.tabs);
+        } else hub.fromBrowser(link, message);
+      }
+    }
+  };
+  if (initial.byteLength) onBytes(initial);
+  socket.on('data', onBytes);
+  socket.on('close', () => {
+    if (decoder.pendingBytes > 0) log.warn('browser connection closed in the middle of a frame', { bytes: decoder.pendingBytes });
+    if (link) hub.detachBrowser(link);
+  });
+}
+
+/** A control connection (`oriel status`, `oriel doctor`): one status request, one answer per request. */
+function serveControl(hub: Hub, socket: net.Socket, initial: Uint8Array): void {
+  const decoder = new FrameDecoder(64 * 1024);
+  const onBytes = (chunk: Uint8Array) => {
+    for (const frame of decoder.push(chunk)) {
+      if (frame.kind !== 'frame' || !ControlRequestSchema.safeParse(frame.value).success) {
+        log.warn('rejected control frame', { kind: frame.kind });
+        continue;
+      }
+      const status: ControlStatus = {
+        t: 'status',
+        pid: process.pid,
+        started_at: hub.startedAt.toISOString(),
+        browsers: hub.browserList(),
+        sessions: hub.sessions.all().map((s) => ({ id: s.id, title: s.info.title, url: s.info.url, browser: s.browser })),
+        clients: hub.clientCount,
+      };
+      socket.write(encodeFrame(status, INBOUND_MAX_BYTES));
+    }
+  };
+  if (initial.byteLength) onBytes(initial);
+  socket.on('data', onBytes);
+}
+
+function describeType(value: unknown): string {
+  if (typeof value === 'object' && value !== null && 't' in value) return `t=${JSON.stringify((value as { t: unknown }).t).slice(0, 40)}`;
+  return typeof value;
+}

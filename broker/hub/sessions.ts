@@ -1,0 +1,115 @@
+// The hub's session table: every shared tab of every connected browser, the session-omission rule (SPEC §2), and
+// ended sessions remembered so late calls get `session_gone` rather than `no_session`.
+import { errorData, OrielError } from '../../shared/errors.js';
+import type { TabInfo } from '../../shared/protocol.js';
+
+/** One session: a shared tab of one browser instance. */
+export interface Session {
+  /** `<browser instance>-<tab id>`, unique across browsers and stable across background restarts. */
+  id: string;
+  instance: string;
+  tab: number;
+  browser: string;
+  info: TabInfo;
+  /** False while the browser is disconnected (kept for {@link RECONNECT_GRACE_MS}). */
+  connected: boolean;
+}
+
+/** How long a disconnected browser's sessions keep their ids waiting for it to come back (SPEC §7), ms. */
+export const RECONNECT_GRACE_MS = 30_000;
+/** How many ended session ids are remembered for `session_gone` answers. */
+const ENDED_MEMORY = 1000;
+
+export function sessionId(instance: string, tab: number): string {
+  return `${instance}-${tab}`;
+}
+
+export class SessionTable {
+  private readonly sessions = new Map<string, Session>();
+  private readonly ended = new Set<string>();
+  /** Called with the ids of sessions that just ended (to fail their pending calls). */
+  onEnded: (ids: string[]) => void = () => {};
+
+  all(): Session[] {
+    return [...this.sessions.values()];
+  }
+
+  get(id: string): Session | undefined {
+    return this.sessions.get(id);
+  }
+
+  /**
+   * Replaces the tab list of one browser instance. Tabs no longer listed end (unshared or closed).
+   * @returns ids of sessions that ended.
+   */
+  setTabs(instance: string, browser: string, tabs: TabInfo[]): string[] {
+    const seen = new Set<string>();
+    for (const info of tabs) {
+      const id = sessionId(instance, info.tab);
+      seen.add(id);
+      this.ended.delete(id);
+      this.sessions.set(id, { id, instance, tab: info.tab, browser, info, connected: true });
+    }
+    const gone: string[] = [];
+    for (const s of this.sessions.values()) if (s.instance === instance && !seen.has(s.id)) gone.push(s.id);
+    this.end(gone);
+    return gone;
+  }
+
+  /** Marks every session of `instance` disconnected (they keep their ids until {@link endInstance}). */
+  disconnect(instance: string): void {
+    for (const s of this.sessions.values()) if (s.instance === instance) s.connected = false;
+  }
+
+  /** Ends every still-disconnected session of `instance` (the grace period passed). */
+  endInstance(instance: string): void {
+    this.end([...this.sessions.values()].filter((s) => s.instance === instance && !s.connected).map((s) => s.id));
+  }
+
+  /** Updates a session's top document id. */
+  setDocument(instance: string, tab: number, document: string, url: string): void {
+    const s = this.sessions.get(sessionId(instance, tab));
+    if (s) s.info = { ...s.info, document, url };
+  }
+
+  private end(ids: string[]): void {
+    if (ids.length === 0) return;
+    for (const id of ids) {
+      this.sessions.delete(id);
+      this.ended.add(id);
+    }
+    while (this.ended.size > ENDED_MEMORY) this.ended.delete(this.ended.values().next().value as string);
+    this.onEnded(ids);
+  }
+
+  /**
+   * Applies SPEC §2: an explicit id must exist; an omitted one is allowed only when exactly one session exists.
+   * @throws OrielError `no_session`, `ambiguous_session` (naming every session), `session_gone`.
+   */
+  resolve(id: string | undefined): Session {
+    if (id !== undefined) {
+      const s = this.sessions.get(id);
+      if (s) return s;
+      if (this.ended.has(id)) throw new OrielError(errorData('session_gone', `Session ${id} has ended: the user unshared or closed the tab.`));
+      throw new OrielError(
+        errorData('no_session', `There is no session "${id}". ${this.describeAll()}`, { next: 'list_sessions', details: { sessions: this.summaries() } }),
+      );
+    }
+    const all = this.all();
+    if (all.length === 1) return all[0]!;
+    if (all.length === 0) throw new OrielError(errorData('no_session', 'No tab is shared. Ask the user to open the Oriel popup on a tab and turn on "Share this tab".'));
+    throw new OrielError(
+      errorData('ambiguous_session', `Several tabs are shared; pass "session". ${this.describeAll()}`, { details: { sessions: this.summaries() } }),
+    );
+  }
+
+  private summaries() {
+    return this.all().map((s) => ({ id: s.id, title: s.info.title, origin: s.info.origin }));
+  }
+
+  private describeAll(): string {
+    const list = this.summaries();
+    if (list.length === 0) return 'No tab is shared.';
+    return 'Sessions: ' + list.map((s) => `${s.id} "${s.title.slice(0, 80)}" (${s.origin})`).join('; ') + '.';
+  }
+}

@@ -1,0 +1,23 @@
+// click: one click on one element, with evidence of what happened (SPEC §4, §9).
+import { ClickArgs, ClickResult } from '../../../shared/ops.js';
+import { orielError } from '../../../shared/errors.js';
+import { defineTool } from './types.js';
+
+export const click = defineTool({
+  name: 'click',
+  title: 'Click an element',
+  description:
+    'Clicks one element in the shared tab, named by a handle from snapshot (or a CSS selector matching exactly one element). Waits until it is visible, enabled, still and not covered, scrolls it into view, then clicks as a person would. Returns what happened: dispatched, trusted, navigation started, DOM changed. To fill a field use type; to follow a URL use navigate.',
+  input: ClickArgs,
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+  capability: 'act',
+  timeout: { default: 10_000, max: 60_000 },
+  async handler(args, ctx) {
+    const { session, document, ...rest } = args as typeof args & { session?: string; document?: string };
+    if ((rest.handle === undefined) === (rest.selector === undefined)) throw orielError('invalid_argument', 'Give exactly one of handle or selector.', { next: 'snapshot' });
+    const timeoutMs = (rest.timeout_ms ?? 5_000) + 5_000;
+    const value = ClickResult.parse(await ctx.callPage(session, 'click', rest, { document, timeoutMs }));
+    const effects = [value.navigation_started && 'navigation started', value.dom_changed && 'page changed'].filter(Boolean).join(', ') || 'no visible change';
+    return { structured: value, text: `Clicked ${value.handle ?? rest.selector} (${value.trusted ? 'trusted' : 'synthetic'} input): ${effects}.` };
+  },
+});

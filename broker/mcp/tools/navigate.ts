@@ -1,0 +1,21 @@
+// navigate: load a URL or move in history; every handle of the old document stops working.
+import { NavigateArgs, NavigateResult } from '../../../shared/ops.js';
+import { orielError } from '../../../shared/errors.js';
+import { defineTool } from './types.js';
+
+export const navigate = defineTool({
+  name: 'navigate',
+  title: 'Load a URL or go back/forward/reload',
+  description:
+    'Loads a URL in the shared tab, or goes back, forward or reloads, and waits for the page to load. Every handle from the old page stops working: take a new snapshot afterwards. Returns the new document id. Refuses javascript: and browser-internal URLs. To activate a link on the page prefer click.',
+  input: NavigateArgs,
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+  capability: 'act',
+  timeout: { default: 30_000, max: 120_000 },
+  async handler(args, ctx) {
+    const { session, document, ...rest } = args as typeof args & { session?: string; document?: string };
+    if ((rest.url === undefined) === (rest.action === undefined)) throw orielError('invalid_argument', 'Give exactly one of url or action.');
+    const value = NavigateResult.parse(await ctx.callPage(session, 'navigate', rest, { document, timeoutMs: (rest.timeout_ms ?? 30_000) + 2_000 }));
+    return { structured: value, text: `Now at ${value.url} ("${value.title}")${value.document ? `, doc=${value.document}` : ''}. Take a snapshot to see the page.` };
+  },
+});

@@ -1,0 +1,25 @@
+// list_sessions: the shared tabs an agent may work in.
+import { z } from 'zod';
+import { defineTool } from './types.js';
+
+export const listSessions = defineTool({
+  name: 'list_sessions',
+  title: 'List shared tabs',
+  description:
+    'Lists the browser tabs the user shared with you (sessions): id, title, URL, origin, browser, and whether `session` may be omitted in other calls. Changes nothing. Call it first, or when a call says no_session, ambiguous_session or session_gone. To read a page use snapshot.',
+  input: z.object({}),
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  capability: 'none',
+  async handler(_args, ctx) {
+    const sessions = ctx.listSessions();
+    const omittable = sessions.length === 1;
+    const lines = sessions.map(
+      (s) => `- ${s.id}  ${JSON.stringify(s.title.slice(0, 120))}  ${s.url.slice(0, 300)}  (${s.browser}${s.connected ? '' : ', reconnecting'}${s.active ? '' : ', background tab'})`,
+    );
+    const text =
+      sessions.length === 0
+        ? 'No tab is shared. Ask the user to click the Oriel toolbar button on a tab and turn on "Share this tab".'
+        : `${sessions.length} shared tab(s)${omittable ? '; `session` may be omitted' : '; pass `session` in every call'}:\n${lines.join('\n')}`;
+    return { structured: { sessions, session_optional: omittable }, text };
+  },
+});

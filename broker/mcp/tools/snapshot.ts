@@ -1,0 +1,20 @@
+// snapshot: the page outline with element handles (SPEC §3).
+import { SnapshotArgs, SnapshotResult } from '../../../shared/ops.js';
+import { defineTool } from './types.js';
+
+export const snapshot = defineTool({
+  name: 'snapshot',
+  title: 'Read the page outline',
+  description:
+    'Returns an outline of what a person sees in the shared tab: roles, accessible names, values, states, link URLs, and a handle (h=…) for every element you can act on or read. Changes nothing. Start here, and again after the page changes. Handles are opaque: pass them unchanged to click, type, extract. Long pages are cut at a character budget; pass the returned cursor to continue. For one value use extract; for pixels use screenshot.',
+  input: SnapshotArgs,
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  capability: 'read',
+  timeout: { default: 30_000, max: 60_000 },
+  async handler(args, ctx) {
+    const { session, document, ...rest } = args as typeof args & { session?: string; document?: string };
+    const value = SnapshotResult.parse(await ctx.callPage(session, 'snapshot', rest, { document }));
+    const more = value.cursor ? `\n(truncated: call snapshot with cursor "${value.cursor}" to continue)` : '';
+    return { structured: value, text: value.text + more };
+  },
+});

@@ -1,0 +1,80 @@
+// The shape of an Oriel MCP tool definition and the narrow context its handler receives.
+import type { z } from 'zod';
+import type { OpName } from '../../../shared/ops.js';
+
+/** Capability a tool needs on the page's origin (SPEC §8). */
+export type Capability = 'none' | 'read' | 'act' | 'exec';
+
+/** MCP tool annotations, set truthfully (SPEC §4). */
+export interface ToolAnnotations {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint?: boolean;
+  openWorldHint: boolean;
+}
+
+/** A session as tools see it. */
+export interface SessionView {
+  id: string;
+  title: string;
+  url: string;
+  origin: string;
+  browser: string;
+  /** Top-frame document id, when known. */
+  document?: string;
+  /** Whether the tab is visible in its window. */
+  active: boolean;
+  connected: boolean;
+}
+
+/** Options of one page call. */
+export interface PageCallOptions {
+  /** Deadline for the page side, in ms (clamped by the hub). */
+  timeoutMs?: number;
+  /** Guard: fail with `stale_document` unless the tab still shows this document. */
+  document?: string;
+}
+
+/** What a tool handler may use. Read-only; one per call. */
+export interface ToolContext {
+  /** Stable id of the MCP client connection making the call. */
+  clientId: string;
+  /** Aborted when the client cancels the request. */
+  signal: AbortSignal;
+  /** Every session visible to this client. */
+  listSessions(): SessionView[];
+  /**
+   * Resolves `session` (SPEC §2: optional when exactly one exists) and runs one page operation in it, in order with
+   * the session's other calls.
+   * @throws OrielError: no_session, ambiguous_session, session_gone, browser_disconnected, timeout, cancelled, or the
+   *   page's own error.
+   */
+  callPage(session: string | undefined, op: OpName | string, args: Record<string, unknown>, options?: PageCallOptions): Promise<unknown>;
+}
+
+/** What a handler returns: the structured result and its text rendering for the model. */
+export interface ToolOutput {
+  structured: Record<string, unknown>;
+  text: string;
+  /** Optional image content (screenshot). */
+  image?: { data: string; mimeType: string };
+}
+
+/** One MCP tool. `input` must be a flat z.object whose fields are `.describe()`d with their defaults. */
+export interface ToolDefinition<S extends z.ZodObject = z.ZodObject> {
+  name: string;
+  title: string;
+  /** The prompt a model reads before choosing the tool: what it does to the page, and which tool to use instead. */
+  description: string;
+  input: S;
+  annotations: ToolAnnotations;
+  capability: Capability;
+  /** Default and maximum deadline, ms. */
+  timeout?: { default: number; max: number };
+  handler(args: z.infer<S>, ctx: ToolContext): Promise<ToolOutput>;
+}
+
+/** Erases a definition's argument type so definitions can sit in one list. */
+export function defineTool<S extends z.ZodObject>(def: ToolDefinition<S>): ToolDefinition {
+  return def as unknown as ToolDefinition;
+}

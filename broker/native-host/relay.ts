@@ -1,0 +1,84 @@
+// `oriel native-host`: the relay the browser spawns (native messaging). Checks the caller's extension id, validates
+// every frame from the browser (size, JSON, known type) before it reaches the hub, and bounds what goes back.
+// stdout carries frames only; logs go to stderr. Counterpart: extension/background/native.ts.
+import { encodeFrame, FrameDecoder, HOST_TO_BROWSER_MAX_BYTES, INBOUND_MAX_BYTES } from '../../shared/framing.js';
+import { BrowserToHubSchema, type HubToBrowser } from '../../shared/protocol.js';
+import { connectHub } from '../hub/spawn.js';
+import { logger } from '../common/log.js';
+import { SERVER_VERSION } from '../mcp/server.js';
+
+const log = logger('native-host');
+
+/**
+ * The caller's extension id from the browser's argv: Chromium passes `chrome-extension://<id>/`, Firefox passes the
+ * manifest path then the add-on id. https://developer.chrome.com/docs/extensions/develop/concepts/native-messaging
+ */
+export function callerId(argv: readonly string[]): string | undefined {
+  for (const a of argv) {
+    const m = /^chrome-extension:\/\/([a-p]{32})\/?$/.exec(a);
+    if (m) return m[1];
+  }
+  const last = argv[argv.length - 1];
+  if (argv.length >= 2 && last && !last.startsWith('chrome-extension://') && /@|^\{/.test(last)) return last;
+  return undefined;
+}
+
+function writeFrame(message: HubToBrowser | Record<string, unknown>): void {
+  try {
+    process.stdout.write(encodeFrame(message, HOST_TO_BROWSER_MAX_BYTES));
+  } catch (err) {
+    log.error('dropped a frame over the 1 MB host→browser cap', { message: (err as Error).message });
+  }
+}
+
+/**
+ * Runs the relay until the browser closes stdin.
+ * @param allowedIds - extension ids this host was installed for; empty allows any (development only).
+ * @param browserArgs - the arguments the browser passed.
+ */
+export async function runNativeHost(allowedIds: readonly string[], browserArgs: readonly string[]): Promise<void> {
+  if (process.env.ORIEL_NATIVE_HOST_CHECK === '1') {
+    writeFrame({ t: 'check', ok: true, version: SERVER_VERSION });
+    return;
+  }
+  const caller = callerId(browserArgs);
+  if (allowedIds.length > 0 && (caller === undefined || !allowedIds.includes(caller))) {
+    log.error('refusing a caller this host was not installed for', { caller: caller ?? '(none)' });
+    process.exitCode = 1;
+    return;
+  }
+  const socket = await connectHub({ t: 'hello', role: 'browser', relay_pid: process.pid });
+  const fromBrowser = new FrameDecoder(INBOUND_MAX_BYTES);
+  const fromHub = new FrameDecoder(HOST_TO_BROWSER_MAX_BYTES);
+  const reject = (reason: string) => {
+    log.warn('rejected a frame from the browser', { reason });
+    writeFrame({ t: 'rejected', reason });
+  };
+
+  process.stdin.on('data', (chunk: Buffer) => {
+    for (const frame of fromBrowser.push(chunk)) {
+      if (frame.kind === 'oversized') reject(`frame of ${frame.bytes} bytes exceeds the ${INBOUND_MAX_BYTES}-byte limit`);
+      else if (frame.kind === 'invalid_json') reject(`frame is not UTF-8 JSON (${frame.reason})`);
+      else if (!BrowserToHubSchema.safeParse(frame.value).success) reject('unknown or malformed message type');
+      else socket.write(encodeFrame(frame.value, INBOUND_MAX_BYTES));
+    }
+  });
+  process.stdin.on('end', () => {
+    if (fromBrowser.pendingBytes > 0) log.warn('the browser closed the pipe in the middle of a frame', { bytes: fromBrowser.pendingBytes });
+    socket.end();
+  });
+  socket.on('data', (chunk: Buffer) => {
+    for (const frame of fromHub.push(chunk)) {
+      if (frame.kind === 'frame') writeFrame(frame.value as HubToBrowser);
+      else log.warn('dropped a bad frame from the hub', { kind: frame.kind });
+    }
+  });
+  await new Promise<void>((resolve) => {
+    socket.on('close', () => resolve());
+    socket.on('error', (err) => {
+      log.error('hub connection error', { message: err.message });
+      resolve();
+    });
+  });
+  process.exit(0);
+}

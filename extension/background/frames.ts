@@ -1,0 +1,69 @@
+// Talking to the content scripts of one tab: send an operation to a frame, list frames, find a document's frame.
+// Counterpart: extension/content/index.iife.ts.
+import { ContentResponseSchema, WIRE_VERSION } from '../../shared/protocol.js';
+import { errorData, OrielError } from '../../shared/errors.js';
+
+/** A frame's answer: the value and the id of the document that produced it. */
+export interface FrameReply {
+  value: unknown;
+  document: string;
+}
+
+/** Where each document id (handle namespace) lives: tab → document id → frameId. Rebuilt on demand after a restart. */
+const documentFrames = new Map<number, Map<string, number>>();
+
+/**
+ * Sends one operation to one frame's content script and unwraps its answer.
+ * @throws OrielError with the content script's error, `session_gone` when the tab is gone, or `unsupported` when the
+ *   frame has no Oriel content script (browser-internal pages, a frame still loading).
+ */
+export async function sendToFrame(tab: number, frameId: number, op: string, args: Record<string, unknown>): Promise<FrameReply> {
+  let raw: unknown;
+  try {
+    raw = await chrome.tabs.sendMessage(tab, { oriel: WIRE_VERSION, op, args }, { frameId });
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    if (/No tab with id|Invalid tab ID/i.test(message)) throw new OrielError(errorData('session_gone', 'The tab was closed.'));
+    throw new OrielError(
+      errorData('unsupported', `This frame cannot be reached by Oriel (a browser page, a page still loading, or one the extension cannot run in).`, {
+        retryable: true,
+        details: { frame: frameId },
+      }),
+    );
+  }
+  const parsed = ContentResponseSchema.safeParse(raw);
+  if (!parsed.success) throw new OrielError(errorData('internal', 'The content script gave a malformed answer.'));
+  noteDocument(tab, parsed.data.document, frameId);
+  if (!parsed.data.ok) throw new OrielError(parsed.data.error);
+  return { value: parsed.data.value, document: parsed.data.document };
+}
+
+/** Records that `document` is shown in `frameId` of `tab`. */
+export function noteDocument(tab: number, document: string, frameId: number): void {
+  let docs = documentFrames.get(tab);
+  if (!docs) documentFrames.set(tab, (docs = new Map()));
+  docs.set(document, frameId);
+}
+
+/** Forgets a tab's documents (tab closed or unshared). */
+export function forgetTab(tab: number): void {
+  documentFrames.delete(tab);
+}
+
+/** Frames of a tab: id, parent id (-1 for the top frame) and URL. */
+export async function listFrames(tab: number): Promise<Array<{ frameId: number; parentFrameId: number; url: string }>> {
+  const frames = (await chrome.webNavigation.getAllFrames({ tabId: tab })) ?? [];
+  return frames.map((f) => ({ frameId: f.frameId, parentFrameId: f.parentFrameId, url: f.url }));
+}
+
+/**
+ * The frame of `tab` that shows document `document`, or undefined when no frame of this tab does (the handle is from
+ * a previous page or another tab). Uses the cache first, then asks every frame (after a service-worker restart).
+ */
+export async function frameOfDocument(tab: number, document: string): Promise<number | undefined> {
+  const cached = documentFrames.get(tab)?.get(document);
+  if (cached !== undefined) return cached;
+  const frames = await listFrames(tab);
+  await Promise.all(frames.map((f) => sendToFrame(tab, f.frameId, 'document', {}).catch(() => undefined)));
+  return documentFrames.get(tab)?.get(document);
+}

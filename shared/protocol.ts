@@ -1,0 +1,103 @@
+// The browser wire: messages between the extension's background and the hub (carried by the native host relay),
+// and the hello that opens every hub-socket connection. Documented in docs/native-messaging.md.
+import { z } from 'zod';
+import { ErrorDataSchema } from './errors.js';
+
+/** Version of the browser ⇄ hub protocol; both ends refuse another. */
+export const WIRE_VERSION = 1;
+
+/** Name of the native messaging host, as registered by `oriel install`. */
+export const NATIVE_HOST_NAME = 'dev.oriel.broker';
+
+/** Gecko add-on id of the Firefox build. */
+export const GECKO_ID = 'oriel@oriel.dev';
+
+/** One shared tab as the background reports it. */
+export const TabInfoSchema = z.object({
+  tab: z.number().int().nonnegative(),
+  title: z.string().max(2000),
+  url: z.string().max(8192),
+  origin: z.string().max(2000),
+  /** Whether the tab is the visible (active) tab of its window. */
+  active: z.boolean(),
+  /** Document id of the top frame, when known. */
+  document: z.string().max(32).optional(),
+});
+export type TabInfo = z.infer<typeof TabInfoSchema>;
+
+export const BrowserInfoSchema = z.object({
+  /** Product family, e.g. "chromium" or "firefox". */
+  name: z.string().max(40),
+  version: z.string().max(80),
+  /** Random id minted once per browser profile and kept in extension storage; prefixes session ids. */
+  instance: z.string().regex(/^[a-z0-9]{4,12}$/),
+  extension_id: z.string().max(200),
+});
+export type BrowserInfo = z.infer<typeof BrowserInfoSchema>;
+
+/** Background → hub. */
+export const BrowserToHubSchema = z.discriminatedUnion('t', [
+  z.object({ t: z.literal('hello'), wire: z.number().int(), browser: BrowserInfoSchema, tabs: z.array(TabInfoSchema).max(5000) }),
+  z.object({ t: z.literal('tabs'), tabs: z.array(TabInfoSchema).max(5000) }),
+  z.object({ t: z.literal('result'), id: z.number().int(), ok: z.literal(true), value: z.unknown() }),
+  z.object({ t: z.literal('result'), id: z.number().int(), ok: z.literal(false), error: ErrorDataSchema }),
+  z.object({ t: z.literal('document'), tab: z.number().int(), document: z.string().max(32), url: z.string().max(8192) }),
+  z.object({ t: z.literal('pong'), n: z.number().int() }),
+]);
+export type BrowserToHub = z.infer<typeof BrowserToHubSchema>;
+
+/** Hub → background. Every frame must fit the browsers' 1 MB host→browser cap. */
+export const HubToBrowserSchema = z.discriminatedUnion('t', [
+  z.object({ t: z.literal('welcome'), wire: z.number().int() }),
+  z.object({
+    t: z.literal('call'),
+    id: z.number().int(),
+    tab: z.number().int(),
+    op: z.string().max(40),
+    args: z.record(z.string(), z.unknown()),
+    /** Milliseconds the page side may spend before the hub gives up. */
+    timeout_ms: z.number().int(),
+  }),
+  z.object({ t: z.literal('cancel'), id: z.number().int() }),
+  z.object({ t: z.literal('ping'), n: z.number().int() }),
+  /** A frame the relay or hub refused, reported back so the extension can log it. */
+  z.object({ t: z.literal('rejected'), reason: z.string().max(500) }),
+]);
+export type HubToBrowser = z.infer<typeof HubToBrowserSchema>;
+
+/** First frame on every hub-socket connection. A client connection then carries newline-delimited JSON-RPC. */
+export const SocketHelloSchema = z.discriminatedUnion('role', [
+  z.object({ t: z.literal('hello'), role: z.literal('browser'), relay_pid: z.number().int().optional() }),
+  z.object({ t: z.literal('hello'), role: z.literal('client'), name: z.string().max(200).optional() }),
+  z.object({ t: z.literal('hello'), role: z.literal('control') }),
+]);
+export type SocketHello = z.infer<typeof SocketHelloSchema>;
+
+/** Background → content script request, and its answer. */
+export const ContentRequestSchema = z.object({
+  oriel: z.literal(WIRE_VERSION),
+  op: z.string().max(40),
+  args: z.record(z.string(), z.unknown()),
+});
+export type ContentRequest = z.infer<typeof ContentRequestSchema>;
+
+export const ContentResponseSchema = z.union([
+  z.object({ ok: z.literal(true), value: z.unknown(), document: z.string().max(32) }),
+  z.object({ ok: z.literal(false), error: ErrorDataSchema, document: z.string().max(32) }),
+]);
+export type ContentResponse = z.infer<typeof ContentResponseSchema>;
+
+/** Chromium extension id, pinned by the manifest `key` (sha256 of the public key, first 32 hex digits mapped to a–p). */
+export const CHROMIUM_EXTENSION_ID = 'laboapblkabiilmjlpcbikpgdblpioce';
+
+/** Control requests on a `control` hub connection (used by `oriel status` and `oriel doctor`), one frame each way. */
+export const ControlRequestSchema = z.object({ t: z.literal('status') });
+export const ControlStatusSchema = z.object({
+  t: z.literal('status'),
+  pid: z.number().int(),
+  started_at: z.string(),
+  browsers: z.array(BrowserInfoSchema.extend({ connected: z.boolean() })),
+  sessions: z.array(z.object({ id: z.string(), title: z.string(), url: z.string(), browser: z.string() })),
+  clients: z.number().int(),
+});
+export type ControlStatus = z.infer<typeof ControlStatusSchema>;

@@ -1,0 +1,36 @@
+// Builds the extension for one browser: `ORIEL_BROWSER=chrome|firefox vite build` → dist/<browser>.
+import { defineConfig } from 'vite';
+import { crx } from '@crxjs/vite-plugin';
+import base from './manifest.json' with { type: 'json' };
+
+const browser = process.env.ORIEL_BROWSER === 'firefox' ? 'firefox' : 'chrome';
+
+/** One manifest, two outputs: Firefox refuses `background.service_worker` and has no use for `key`. */
+function manifestFor(target: 'chrome' | 'firefox') {
+  const m: Record<string, unknown> = structuredClone(base);
+  if (target === 'firefox') {
+    delete m.key;
+    delete m.minimum_chrome_version;
+    m.background = { scripts: ['extension/background/index.ts'], type: 'module' };
+    const cs = (m.content_scripts as Array<Record<string, unknown>>).map((c) => {
+      const { match_origin_as_fallback: _drop, ...rest } = c;
+      return rest;
+    });
+    m.content_scripts = cs;
+  } else {
+    delete m.browser_specific_settings;
+  }
+  return m;
+}
+
+export default defineConfig({
+  plugins: [crx({ manifest: manifestFor(browser) as never, browser })],
+  build: {
+    outDir: `dist/${browser}`,
+    emptyOutDir: true,
+    minify: false,
+    sourcemap: false,
+    target: 'es2022',
+  },
+  logLevel: 'warn',
+});
