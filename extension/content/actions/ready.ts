@@ -40,12 +40,14 @@ export async function whenActionable<T>(spec: TargetSpec, ctx: ContentContext, o
     } else {
       const first = check(el, opts);
       if (first.ok) {
-        // Stable: the same box in two consecutive frames (an animating element would be clicked where it was).
         const before = el.getBoundingClientRect();
+        if (!mayBeMoving(el, before)) return act(el, first.at);
+        // Stable: the same box in two consecutive frames (an animating element would be clicked where it was).
         await nextFrame();
         const again = resolveNow(spec, ctx);
         if (again === el) {
           const after = el.getBoundingClientRect();
+          lastRect.set(el, after);
           const final = check(el, opts);
           if (final.ok && sameRect(before, after)) return act(el, final.at);
           ({ reason, cover } = final.ok ? { reason: 'it is still moving (animating or being laid out)', cover: undefined } : final);
@@ -66,6 +68,25 @@ export async function whenActionable<T>(spec: TargetSpec, ctx: ContentContext, o
     }
     await settleOrChange(Math.min(BACKOFF[Math.min(attempt, BACKOFF.length - 1)]!, left), ctx.signal);
   }
+}
+
+/** The box each element had when an action last measured it, to notice script-driven motion between calls. */
+const lastRect = new WeakMap<Element, DOMRect>();
+
+/**
+ * Whether the element might be moving, so that stability needs the two-frame comparison. The events are dispatched
+ * in the same task as the hit test, so they reach the element verified at that instant; motion matters when a CSS
+ * transition, animation or Web Animation runs on it or an ancestor, or when its box changed since an earlier call
+ * measured it. Skipping the frame wait otherwise keeps a click by handle within a few milliseconds.
+ */
+function mayBeMoving(el: Element, now: DOMRect): boolean {
+  const seen = lastRect.get(el);
+  lastRect.set(el, now);
+  if (seen && !sameRect(seen, now)) return true;
+  for (let n: Element | null = el; n; n = n.parentElement ?? (n.parentNode instanceof ShadowRoot ? n.parentNode.host : null)) {
+    if (n.getAnimations().some((a) => a.playState === 'running')) return true;
+  }
+  return false;
 }
 
 type Check = { ok: true; at: ActPoint } | { ok: false; reason: string; cover?: string | undefined };
