@@ -1,1 +1,46 @@
-console.log("popup")
+// The toolbar popup: "Share this tab" for the current tab, and every web tab with its sharing switch.
+import type { PopupRequest, PopupState } from './messages.js';
+
+async function ask(request: PopupRequest): Promise<PopupState> {
+  return (await chrome.runtime.sendMessage(request)) as PopupState;
+}
+
+function row(tab: PopupState['tabs'][number], label: string | undefined): HTMLElement {
+  const el = document.createElement('label');
+  el.className = `tab${tab.shared ? ' shared' : ''}`;
+  el.dataset.tab = String(tab.tab);
+  el.dataset.url = tab.url;
+  const box = document.createElement('input');
+  box.type = 'checkbox';
+  box.checked = tab.shared;
+  box.setAttribute('aria-label', `${label ?? 'Share'}: ${tab.title}`);
+  box.addEventListener('change', () => void ask({ kind: 'share', tab: tab.tab, shared: box.checked }).then(render));
+  const text = document.createElement('span');
+  text.className = 'title';
+  text.textContent = label ? `${label} — ${tab.title}` : tab.title;
+  const url = document.createElement('span');
+  url.className = 'url';
+  url.textContent = tab.url;
+  text.append(url);
+  el.append(box, text);
+  return el;
+}
+
+async function currentTabId(): Promise<number | undefined> {
+  const [active] = await chrome.tabs.query({ active: true, currentWindow: true });
+  return active?.id;
+}
+
+async function render(state?: PopupState): Promise<void> {
+  const s = state ?? (await ask({ kind: 'state' }));
+  const status = document.getElementById('status')!;
+  status.textContent = s.connected ? 'Connected to the Oriel broker.' : 'Not connected to the broker: run "oriel install", then "oriel doctor".';
+  status.className = `status${s.connected ? '' : ' off'}`;
+  const current = await currentTabId();
+  const here = s.tabs.find((t) => t.tab === current);
+  document.getElementById('this')!.replaceChildren(...(here ? [row(here, 'Share this tab')] : []));
+  document.getElementById('shared')!.replaceChildren(...s.tabs.filter((t) => t.shared && t.tab !== current).map((t) => row(t, undefined)));
+  document.getElementById('others')!.replaceChildren(...s.tabs.filter((t) => !t.shared && t.tab !== current).map((t) => row(t, undefined)));
+}
+
+void render();

@@ -1,0 +1,62 @@
+// Background entry (service worker in Chromium, event page in Firefox): reconciles state, keeps the native port,
+// tracks shared tabs and answers the popup. Everything registers synchronously at top level so a restarted worker
+// hears the event that woke it.
+import { browserIdentity } from './identity.js';
+import { startNative, sendTabs, post, isConnected } from './native.js';
+import { handleCall, cancelCall } from './router.js';
+import { isShared, onSharingChanged, reconcileSharing, setShared, sharedTabIds } from './sharing.js';
+import { forgetTab, sendToFrame } from './frames.js';
+import { PopupRequestSchema, type PopupState } from '../ui/messages.js';
+
+chrome.tabs.onRemoved.addListener((tab) => {
+  forgetTab(tab);
+  void isShared(tab).then((shared) => (shared ? setShared(tab, false) : undefined));
+});
+
+chrome.tabs.onUpdated.addListener((tab, change) => {
+  if (change.title === undefined && change.url === undefined && change.status === undefined) return;
+  void isShared(tab).then((shared) => (shared ? sendTabs() : undefined));
+});
+
+chrome.tabs.onActivated.addListener(() => void sendTabs());
+
+chrome.webNavigation.onCommitted.addListener((details) => {
+  if (details.frameId === 0) forgetTab(details.tabId);
+});
+
+chrome.webNavigation.onDOMContentLoaded.addListener((details) => {
+  if (details.frameId !== 0) return;
+  void isShared(details.tabId).then(async (shared) => {
+    if (!shared) return;
+    const reply = await sendToFrame(details.tabId, 0, 'document', {}).catch(() => undefined);
+    if (reply) post({ t: 'document', tab: details.tabId, document: reply.document, url: details.url });
+  });
+});
+
+onSharingChanged(() => void sendTabs());
+
+chrome.runtime.onMessage.addListener((message: unknown, sender, sendResponse) => {
+  // Only the extension's own pages (popup, options) may change sharing; content scripts have a tab and are refused.
+  if (sender.id !== chrome.runtime.id || sender.tab !== undefined) return false;
+  const parsed = PopupRequestSchema.safeParse(message);
+  if (!parsed.success) return false;
+  void answerPopup(parsed.data).then(sendResponse);
+  return true;
+});
+
+async function answerPopup(request: ReturnType<typeof PopupRequestSchema.parse>): Promise<PopupState> {
+  if (request.kind === 'share') await setShared(request.tab, request.shared);
+  const shared = new Set(await sharedTabIds());
+  const tabs = await chrome.tabs.query({});
+  return {
+    connected: isConnected(),
+    tabs: tabs
+      .filter((t) => t.id !== undefined && /^(https?|file):/.test(t.url ?? ''))
+      .map((t) => ({ tab: t.id!, title: t.title ?? '', url: t.url ?? '', shared: shared.has(t.id!), active: t.active, windowId: t.windowId })),
+  };
+}
+
+void (async () => {
+  await reconcileSharing();
+  startNative(await browserIdentity(), { call: handleCall, cancel: cancelCall });
+})();

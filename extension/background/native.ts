@@ -1,0 +1,101 @@
+// The native-messaging port to the broker: connects, says hello with the shared tabs, reconnects with backoff when
+// the host goes away, and hands calls to the router. Counterpart: broker/native-host/relay.ts.
+import { HubToBrowserSchema, NATIVE_HOST_NAME, WIRE_VERSION, type BrowserInfo, type BrowserToHub } from '../../shared/protocol.js';
+import { describeSharedTabs } from './sharing.js';
+
+type CallHandler = (message: { id: number; tab: number; op: string; args: Record<string, unknown>; timeout_ms: number }) => Promise<BrowserToHub>;
+
+const MAX_BACKOFF_MS = 30_000;
+let port: chrome.runtime.Port | undefined;
+/** True once the hello went out on the current port (nothing else may precede it). */
+let greeted = false;
+let backoff = 500;
+let reconnectTimer: ReturnType<typeof setTimeout> | undefined;
+let identity: BrowserInfo | undefined;
+let onCall: CallHandler | undefined;
+let onCancel: ((id: number) => void) | undefined;
+
+/** Whether the port is open (for the popup). */
+export function isConnected(): boolean {
+  return port !== undefined;
+}
+
+/** Sends a message to the hub if connected; silently drops it otherwise (the next hello carries the state). */
+export function post(message: BrowserToHub): void {
+  try {
+    port?.postMessage(message);
+  } catch {
+    /* port closed under us */
+  }
+}
+
+/** Sends the current shared-tab list. */
+export async function sendTabs(): Promise<void> {
+  if (port && greeted) post({ t: 'tabs', tabs: await describeSharedTabs() });
+}
+
+/** Starts the connection loop. */
+export function startNative(info: BrowserInfo, handlers: { call: CallHandler; cancel: (id: number) => void }): void {
+  identity = info;
+  onCall = handlers.call;
+  onCancel = handlers.cancel;
+  connect();
+}
+
+function scheduleReconnect(): void {
+  if (reconnectTimer) return;
+  reconnectTimer = setTimeout(() => {
+    reconnectTimer = undefined;
+    connect();
+  }, backoff);
+  backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
+}
+
+function connect(): void {
+  if (port || !identity) return;
+  let p: chrome.runtime.Port;
+  try {
+    p = chrome.runtime.connectNative(NATIVE_HOST_NAME);
+  } catch (err) {
+    console.warn('[oriel] connectNative failed', err);
+    scheduleReconnect();
+    return;
+  }
+  port = p;
+  greeted = false;
+  p.onDisconnect.addListener(() => {
+    const reason = chrome.runtime.lastError?.message ?? (p as unknown as { error?: { message?: string } }).error?.message;
+    console.warn('[oriel] native host disconnected', reason ?? '');
+    if (port === p) port = undefined;
+    scheduleReconnect();
+  });
+  p.onMessage.addListener((raw: unknown) => {
+    const parsed = HubToBrowserSchema.safeParse(raw);
+    if (!parsed.success) {
+      console.warn('[oriel] ignored a malformed message from the hub');
+      return;
+    }
+    const message = parsed.data;
+    switch (message.t) {
+      case 'welcome':
+        backoff = 500;
+        return;
+      case 'ping':
+        post({ t: 'pong', n: message.n });
+        return;
+      case 'cancel':
+        onCancel?.(message.id);
+        return;
+      case 'rejected':
+        console.warn('[oriel] the broker rejected a message:', message.reason);
+        return;
+      case 'call':
+        void onCall?.(message).then(post);
+        return;
+    }
+  });
+  void describeSharedTabs().then((tabs) => {
+    post({ t: 'hello', wire: WIRE_VERSION, browser: identity!, tabs });
+    greeted = true;
+  });
+}

@@ -1,0 +1,85 @@
+// Which tabs the user shared (SPEC §2). Kept in storage.session so a service-worker restart keeps them and a browser
+// restart forgets them. Shared tabs are marked with a badge on the toolbar button.
+import type { TabInfo } from '../../shared/protocol.js';
+
+const KEY = 'sharedTabs';
+let cache: Set<number> | undefined;
+const listeners = new Set<() => void>();
+
+async function load(): Promise<Set<number>> {
+  if (cache) return cache;
+  const stored = (await chrome.storage.session.get(KEY))[KEY];
+  cache = new Set(Array.isArray(stored) ? stored.filter((n): n is number => typeof n === 'number') : []);
+  return cache;
+}
+
+async function save(set: Set<number>): Promise<void> {
+  cache = set;
+  await chrome.storage.session.set({ [KEY]: [...set] });
+  for (const l of listeners) l();
+}
+
+/** Calls `listener` whenever the shared set changes. */
+export function onSharingChanged(listener: () => void): void {
+  listeners.add(listener);
+}
+
+export async function isShared(tab: number): Promise<boolean> {
+  return (await load()).has(tab);
+}
+
+export async function sharedTabIds(): Promise<number[]> {
+  return [...(await load())];
+}
+
+/** Shares or unshares a tab and updates its badge. Only http(s) and file pages can be shared. */
+export async function setShared(tab: number, shared: boolean): Promise<void> {
+  const set = new Set(await load());
+  if (shared) set.add(tab);
+  else set.delete(tab);
+  await save(set);
+  await mark(tab, shared);
+}
+
+async function mark(tab: number, shared: boolean): Promise<void> {
+  try {
+    await chrome.action.setBadgeText({ tabId: tab, text: shared ? 'ON' : '' });
+    if (shared) await chrome.action.setBadgeBackgroundColor({ tabId: tab, color: '#1a7f37' });
+    await chrome.action.setTitle({ tabId: tab, title: shared ? 'Oriel: this tab is shared with your agents' : 'Oriel' });
+  } catch {
+    /* the tab closed meanwhile */
+  }
+}
+
+/** Drops tabs that no longer exist (after a restart) and re-applies badges. */
+export async function reconcileSharing(): Promise<void> {
+  const set = await load();
+  const alive = new Set((await chrome.tabs.query({})).map((t) => t.id).filter((id): id is number => id !== undefined));
+  const kept = new Set([...set].filter((id) => alive.has(id)));
+  if (kept.size !== set.size) await save(kept);
+  for (const id of kept) await mark(id, true);
+}
+
+/** The origin of a URL (scheme://host:port), or the opaque "null". */
+export function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return 'null';
+  }
+}
+
+/** Describes the shared tabs for the hub. */
+export async function describeSharedTabs(): Promise<TabInfo[]> {
+  const out: TabInfo[] = [];
+  for (const id of await sharedTabIds()) {
+    try {
+      const t = await chrome.tabs.get(id);
+      const url = t.url ?? '';
+      out.push({ tab: id, title: (t.title ?? '').slice(0, 2000), url: url.slice(0, 8192), origin: originOf(url), active: t.active });
+    } catch {
+      /* closed */
+    }
+  }
+  return out;
+}

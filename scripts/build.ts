@@ -1,0 +1,51 @@
+// Builds everything: the extension for Chromium and Firefox (dist/chrome, dist/firefox, plus .zip for store upload)
+// and the broker CLI bundle (dist/broker/oriel.mjs). Usage: npm run build [-- --only broker|extension]
+import { build as esbuild } from 'esbuild';
+import { build as viteBuild } from 'vite';
+import { zipSync } from 'fflate';
+import { readdirSync, readFileSync, statSync, writeFileSync, chmodSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
+
+function filesUnder(dir: string, base = dir, out: Record<string, Uint8Array> = {}): Record<string, Uint8Array> {
+  for (const name of readdirSync(dir)) {
+    const full = path.join(dir, name);
+    if (statSync(full).isDirectory()) filesUnder(full, base, out);
+    else out[path.relative(base, full).split(path.sep).join('/')] = readFileSync(full);
+  }
+  return out;
+}
+
+async function buildExtension(browser: 'chrome' | 'firefox'): Promise<void> {
+  process.env.ORIEL_BROWSER = browser;
+  await viteBuild({ configFile: path.join(root, 'vite.config.ts'), root, logLevel: 'warn' });
+  const dir = path.join(root, 'dist', browser);
+  writeFileSync(path.join(root, 'dist', `oriel-${browser}.zip`), zipSync(filesUnder(dir)));
+}
+
+async function buildBroker(): Promise<void> {
+  const outfile = path.join(root, 'dist/broker/oriel.mjs');
+  mkdirSync(path.dirname(outfile), { recursive: true });
+  await esbuild({
+    entryPoints: [path.join(root, 'broker/cli/main.ts')],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    sourcemap: 'linked',
+    logLevel: 'warning',
+  });
+  chmodSync(outfile, 0o755);
+}
+
+const started = Date.now();
+if (only !== 'extension') await buildBroker();
+if (only !== 'broker') {
+  await buildExtension('chrome');
+  await buildExtension('firefox');
+}
+process.stderr.write(`built in ${Date.now() - started} ms\n`);

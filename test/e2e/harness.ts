@@ -1,0 +1,218 @@
+// End-to-end harness: a real browser (Chromium or Firefox) with the built extension, the native host installed by
+// `oriel install` into a temporary profile, a private hub, fixture pages over local HTTP, and official MCP clients.
+import { mkdtempSync, rmSync, existsSync, readFileSync, statSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { CHROMIUM_EXTENSION_ID, GECKO_ID } from '../../shared/protocol.js';
+
+export const ROOT = path.resolve(import.meta.dirname, '../..');
+export const CLI = path.join(ROOT, 'dist/broker/oriel.mjs');
+export const FIXTURES = path.join(ROOT, 'test/fixtures');
+export type BrowserKind = 'chromium' | 'firefox';
+export const BROWSERS: BrowserKind[] = (process.env.ORIEL_TEST_BROWSERS ?? 'chromium,firefox').split(',').filter(Boolean) as BrowserKind[];
+/** Fixed moz-extension UUID so tests can open the Firefox build's pages. */
+const FIREFOX_UUID = '6f1c2a0e-0b7d-4a55-9c1e-0a11e0e1a0e1';
+
+/** Serves `dir` over HTTP on 127.0.0.1 with an ephemeral port. Extra routes may answer first. */
+export async function serveFixtures(
+  dir = FIXTURES,
+  routes: Record<string, (req: http.IncomingMessage, res: http.ServerResponse) => void> = {},
+): Promise<{ url: string; origin: string; close(): Promise<void> }> {
+  const types: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png' };
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    const route = routes[url.pathname];
+    if (route) return route(req, res);
+    const file = path.join(dir, path.normalize(decodeURIComponent(url.pathname)).replace(/^(\.\.[/\\])+/, ''));
+    if (!file.startsWith(dir) || !existsSync(file) || !statSync(file).isFile()) {
+      res.writeHead(404).end('not found');
+      return;
+    }
+    const headers: Record<string, string> = { 'content-type': types[path.extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' };
+    const csp = url.searchParams.get('csp');
+    if (csp) headers['content-security-policy'] = csp;
+    res.writeHead(200, headers).end(readFileSync(file));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  const origin = `http://127.0.0.1:${port}`;
+  return { url: origin, origin, close: () => new Promise((r) => server.close(() => r())) };
+}
+
+/** Builds the project once per test run unless ORIEL_SKIP_BUILD=1 (the test script builds first). */
+export function ensureBuilt(): void {
+  if (existsSync(CLI) && existsSync(path.join(ROOT, 'dist/chrome/manifest.json')) && existsSync(path.join(ROOT, 'dist/firefox/manifest.json'))) return;
+  execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
+}
+
+/** A running test rig: browser, private Oriel folders, and helpers. */
+export interface Rig {
+  kind: BrowserKind;
+  browser: Browser;
+  /** Environment for every Oriel process of this rig (private hub socket and data folders). */
+  env: Record<string, string>;
+  tmp: string;
+  /** Opens `url` in a new tab and waits for it to load. */
+  open(url: string): Promise<Page>;
+  /** Shares (or unshares) the tab whose URL contains `urlPart`, through the popup's real UI. */
+  share(urlPart: string, shared?: boolean): Promise<void>;
+  /** Connects an official MCP client to `oriel mcp` in the given era. */
+  client(era?: 'legacy' | 'modern', name?: string): Promise<Client>;
+  /** Runs the oriel CLI with this rig's environment; returns stdout. */
+  cli(args: string[]): string;
+  close(): Promise<void>;
+}
+
+/** Launches `kind` with the built extension and the native host installed into a temporary profile. */
+export async function launchRig(kind: BrowserKind, options: { hubIdleMs?: number } = {}): Promise<Rig> {
+  ensureBuilt();
+  const tmp = mkdtempSync(path.join(os.tmpdir(), `oriel-${kind}-`));
+  const home = path.join(tmp, 'home');
+  const profile = path.join(tmp, 'profile');
+  const env: Record<string, string> = {
+    ...(process.env as Record<string, string>),
+    HOME: home,
+    ORIEL_RUNTIME_DIR: path.join(tmp, 'run'),
+    ORIEL_DATA_DIR: path.join(tmp, 'data'),
+    ORIEL_CONFIG_DIR: path.join(tmp, 'config'),
+    ORIEL_HUB_IDLE_MS: String(options.hubIdleMs ?? 60_000),
+  };
+  const cli = (args: string[]) => execFileSync(process.execPath, [CLI, ...args], { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  cli(kind === 'chromium' ? ['install', '--browser', 'chromium', '--chromium-profile', profile] : ['install', '--browser', 'firefox']);
+
+  let browser: Browser;
+  let extensionBase: string;
+  if (kind === 'chromium') {
+    const ext = path.join(ROOT, 'dist/chrome');
+    browser = await puppeteer.launch({
+      executablePath: '/usr/bin/chromium',
+      headless: true,
+      userDataDir: profile,
+      env,
+      ignoreDefaultArgs: ['--disable-extensions'],
+      args: [
+        `--load-extension=${ext}`,
+        `--disable-extensions-except=${ext}`,
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+    await browser.waitForTarget((t) => t.type() === 'service_worker' && t.url().startsWith(`chrome-extension://${CHROMIUM_EXTENSION_ID}/`), { timeout: 15_000 });
+    extensionBase = `chrome-extension://${CHROMIUM_EXTENSION_ID}`;
+  } else {
+    browser = await puppeteer.launch({
+      browser: 'firefox',
+      protocol: 'webDriverBiDi',
+      executablePath: '/usr/bin/firefox-esr',
+      headless: true,
+      userDataDir: profile,
+      env,
+      extraPrefsFirefox: {
+        'xpinstall.signatures.required': false,
+        'extensions.webextensions.uuids': JSON.stringify({ [GECKO_ID]: FIREFOX_UUID }),
+      },
+    });
+    await browser.installExtension(path.join(ROOT, 'dist/firefox'));
+    extensionBase = `moz-extension://${FIREFOX_UUID}`;
+  }
+
+  const clients: Client[] = [];
+  const rig: Rig = {
+    kind,
+    browser,
+    env,
+    tmp,
+    cli,
+    async open(url) {
+      const page = await browser.newPage();
+      await page.goto(url, { waitUntil: 'load' });
+      return page;
+    },
+    async share(urlPart, shared = true) {
+      const popup = await browser.newPage();
+      try {
+        await popup.goto(`${extensionBase}/extension/ui/popup.html`, { waitUntil: 'load' });
+        const selector = `label.tab[data-url*="${urlPart.replace(/"/g, '\\"')}"] input`;
+        await popup.waitForSelector(selector, { timeout: 10_000 });
+        const checked = await popup.$eval(selector, (el) => (el as HTMLInputElement).checked);
+        if (checked !== shared) await popup.click(selector);
+        await popup.waitForFunction((sel, want) => (document.querySelector(sel) as HTMLInputElement | null)?.checked === want, { timeout: 5_000 }, selector, shared);
+      } finally {
+        await popup.close();
+      }
+    },
+    async client(era = 'legacy', name = 'test') {
+      const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp'], env: { ...env, ORIEL_CLIENT_NAME: name }, stderr: 'pipe' });
+      const client = new Client(
+        { name, version: '1.0.0' },
+        { versionNegotiation: era === 'legacy' ? { mode: 'legacy' } : { mode: { pin: '2026-07-28' } } },
+      );
+      await client.connect(transport);
+      clients.push(client);
+      return client;
+    },
+    async close() {
+      await Promise.allSettled(clients.map((c) => c.close()));
+      await browser.close().catch(() => undefined);
+      // Stop this rig's hub so no process outlives the test.
+      try {
+        const pid = Number(readFileSync(path.join(env.ORIEL_RUNTIME_DIR!, 'hub.pid'), 'utf8'));
+        if (pid) process.kill(pid, 'SIGTERM');
+      } catch {
+        /* no hub */
+      }
+      rmSync(tmp, { recursive: true, force: true, maxRetries: 3 });
+    },
+  };
+  return rig;
+}
+
+/** The parsed outcome of one tool call: structured content and whether it failed. */
+export interface ToolCall {
+  isError: boolean;
+  structured: Record<string, unknown>;
+  text: string;
+  error?: { code: string; message: string; next?: string; details?: Record<string, unknown> };
+}
+
+/** Calls a tool and returns its structured outcome (never throws on an `isError` result). */
+export async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<ToolCall> {
+  const result = (await client.callTool({ name, arguments: args })) as {
+    isError?: boolean;
+    structuredContent?: Record<string, unknown>;
+    content?: Array<{ type: string; text?: string }>;
+  };
+  const structured = result.structuredContent ?? {};
+  const text = (result.content ?? []).filter((c) => c.type === 'text').map((c) => c.text ?? '').join('\n');
+  return { isError: result.isError === true, structured, text, ...(result.isError ? { error: structured.error as ToolCall['error'] } : {}) };
+}
+
+/** Polls `check` until it returns a truthy value or `timeoutMs` passes. */
+export async function until<T>(check: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 10_000, what = 'condition'): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await check();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Finds the handle of the first outline line matching `pattern` (e.g. /button "Add"/). */
+export function handleOf(outline: string, pattern: RegExp): string {
+  const line = outline.split('\n').find((l) => pattern.test(l));
+  const m = line && /\[(?:[^\]]*\s)?h=([a-z0-9]+\.[0-9a-z]+)/.exec(line);
+  if (!m) throw new Error(`no handle for ${pattern} in:\n${outline}`);
+  return m[1]!;
+}
