@@ -62,9 +62,9 @@ export const ClickResult = z.object({
 export type ClickResult = z.infer<typeof ClickResult>;
 
 export const NavigateArgs = z.object({
-  url: z.string().max(8192).optional().describe('Absolute http(s) URL to load. Omit when using action.'),
+  url: z.string().max(8192).optional().describe('http(s) URL to load (relative URLs resolve against the current page). Omit when using action.'),
   action: z.enum(['back', 'forward', 'reload']).optional().describe('History action instead of a URL.'),
-  wait_until: z.enum(['load', 'domcontentloaded', 'none']).optional().describe('What to wait for. Default "load".'),
+  wait_until: z.enum(['load', 'domcontentloaded', 'none']).optional().describe('What to wait for. Default "load"; "none" returns at once without a document id.'),
   timeout_ms: z.number().int().min(100).max(120_000).optional().describe('Navigation timeout. Default 30000.'),
 });
 export type NavigateArgs = z.infer<typeof NavigateArgs>;
@@ -76,11 +76,125 @@ export const NavigateResult = z.object({
 });
 export type NavigateResult = z.infer<typeof NavigateResult>;
 
+/** `type` (SPEC §4): fill an input, textarea, contenteditable or select. */
+export const TypeArgs = TargetArgs.extend({
+  text: z.string().max(100_000).describe('Text to enter. For a <select>: the label or value of the option to choose.'),
+  clear: z.boolean().optional().describe('Clear the field before typing. Default true; false appends at the end.'),
+  submit: z.boolean().optional().describe('Press Enter afterwards, submitting the form as a person would. Default false.'),
+  timeout_ms: z.number().int().min(0).max(60_000).optional().describe('How long to wait for the field to become editable. Default 5000.'),
+});
+export type TypeArgs = z.infer<typeof TypeArgs>;
+
+export const TypeResult = z.object({
+  handle: z.string(),
+  /** What the field holds afterwards (omitted for redacted fields). */
+  value: z.string().optional(),
+  redacted: z.boolean().optional(),
+  submitted: z.boolean(),
+  trusted: z.boolean(),
+  navigation_started: z.boolean(),
+  dom_changed: z.boolean(),
+});
+export type TypeResult = z.infer<typeof TypeResult>;
+
+/** `wait_for` (SPEC §4): a handle, selector or text reaching a state. */
+export const WaitForArgs = TargetArgs.extend({
+  text: z.string().min(1).max(500).optional().describe('Visible text to wait for (case-insensitive, whitespace-normalised), instead of handle or selector.'),
+  state: z.enum(['visible', 'hidden', 'attached', 'detached']).optional().describe('State to wait for. Default "visible".'),
+  timeout_ms: z.number().int().min(0).max(60_000).optional().describe('How long to wait. Default 10000, at most 60000.'),
+});
+export type WaitForArgs = z.infer<typeof WaitForArgs>;
+
+export const WaitForResult = z.object({
+  state: z.enum(['visible', 'hidden', 'attached', 'detached']),
+  /** Handle of what was found (absent when it is gone). */
+  handle: z.string().optional(),
+  elapsed_ms: z.number(),
+});
+export type WaitForResult = z.infer<typeof WaitForResult>;
+
+/** `extract` (SPEC §4): one value from one element. */
+export const ExtractArgs = TargetArgs.extend({
+  what: z.enum(['text', 'value', 'attribute', 'property']).optional().describe('What to read: visible text, form value, an attribute, or a live DOM property. Default "text".'),
+  name: z.string().min(1).max(200).optional().describe('Attribute or property name, for what="attribute" / "property" (e.g. "href", "checked").'),
+  max_chars: z.number().int().min(1).max(100_000).optional().describe('Longest value returned, in characters. Default 10000.'),
+});
+export type ExtractArgs = z.infer<typeof ExtractArgs>;
+
+export const ExtractResult = z.object({
+  handle: z.string(),
+  value: z.unknown(),
+  truncated: z.boolean(),
+});
+export type ExtractResult = z.infer<typeof ExtractResult>;
+
+/** `extract_rows` (SPEC §4): a list or table as records. */
+export const ExtractRowsArgs = z.object({
+  handle: HandleSchema.optional().describe('A table (columns come from its headers) or a container to search rows in.'),
+  selector: z.string().max(1000).optional().describe('CSS selector of the rows (inside handle when given). Default for a table: its body rows; for a list: its items.'),
+  columns: z
+    .record(z.string().max(100), z.string().max(500))
+    .optional()
+    .describe('Column name → CSS selector relative to the row; add "@attr" to read an attribute (e.g. {"title":"h3","url":"a@href"}); "" is the row itself.'),
+  max_rows: z.number().int().min(1).max(1000).optional().describe('Rows per call. Default 100.'),
+  cursor: z.string().max(100).optional().describe('The next_cursor a previous call returned, to continue.'),
+});
+export type ExtractRowsArgs = z.infer<typeof ExtractRowsArgs>;
+
+export const ExtractRowsResult = z.object({
+  columns: z.array(z.string()),
+  rows: z.array(z.record(z.string(), z.string().nullable())),
+  total: z.number().int(),
+  next_cursor: z.string().optional(),
+  truncated: z.boolean(),
+});
+export type ExtractRowsResult = z.infer<typeof ExtractRowsResult>;
+
+/** `evaluate` (SPEC §4): one expression in the page's main world. */
+export const EvaluateArgs = z.object({
+  expression: z.string().min(1).max(100_000).describe('One JavaScript expression, evaluated in the page; a promise is awaited. Its value must be JSON-serialisable.'),
+  max_chars: z.number().int().min(100).max(200_000).optional().describe('Longest JSON result returned. Default 20000.'),
+  timeout_ms: z.number().int().min(100).max(60_000).optional().describe('How long to await a promise. Default 10000.'),
+});
+export type EvaluateArgs = z.infer<typeof EvaluateArgs>;
+
+export const EvaluateResult = z.object({
+  value: z.unknown(),
+  type: z.string(),
+  truncated: z.boolean(),
+  via: z.enum(['userScripts', 'scripting']),
+});
+export type EvaluateResult = z.infer<typeof EvaluateResult>;
+
+/** `screenshot` (SPEC §4): the visible tab, or one element. */
+export const ScreenshotArgs = TargetArgs.extend({
+  format: z.enum(['jpeg', 'png']).optional().describe('Image format. Default "jpeg".'),
+  quality: z.number().int().min(10).max(100).optional().describe('JPEG quality. Default 70.'),
+  max_width: z.number().int().min(100).max(2000).optional().describe('Downscale to at most this width in pixels. Default 1280.'),
+});
+export type ScreenshotArgs = z.infer<typeof ScreenshotArgs>;
+
+export const ScreenshotResult = z.object({
+  data: z.string(),
+  mime_type: z.string(),
+  width: z.number().int(),
+  height: z.number().int(),
+  bytes: z.number().int(),
+  handle: z.string().optional(),
+});
+export type ScreenshotResult = z.infer<typeof ScreenshotResult>;
+
 /** Every page operation: name → argument and result schema. */
 export const OPS = {
   snapshot: { args: SnapshotArgs, result: SnapshotResult },
   click: { args: ClickArgs, result: ClickResult },
   navigate: { args: NavigateArgs, result: NavigateResult },
+  type: { args: TypeArgs, result: TypeResult },
+  wait_for: { args: WaitForArgs, result: WaitForResult },
+  extract: { args: ExtractArgs, result: ExtractResult },
+  extract_rows: { args: ExtractRowsArgs, result: ExtractRowsResult },
+  evaluate: { args: EvaluateArgs, result: EvaluateResult },
+  screenshot: { args: ScreenshotArgs, result: ScreenshotResult },
 } as const;
 
 export type OpName = keyof typeof OPS;
