@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Installs what Oriel's demo and tests need on a fresh machine: Debian's chromium and firefox-esr (apt, when root),
+# and the npm packages (npm ci). Without root it stops with the exact command to run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+missing=()
+[ -x /usr/bin/chromium ] || missing+=(chromium)
+[ -x /usr/bin/firefox-esr ] || missing+=(firefox-esr)
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ]; then
+    echo "oriel setup: installing ${missing[*]} with apt" >&2
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >&2
+  else
+    echo "oriel setup: missing browsers. Run: sudo apt-get update && sudo apt-get install -y ${missing[*]}" >&2
+    exit 1
+  fi
+fi
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  echo "oriel setup: installing npm packages (npm ci)" >&2
+  PUPPETEER_SKIP_DOWNLOAD=1 npm ci --no-audit --no-fund >&2
+fi

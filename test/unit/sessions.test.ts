@@ -1,0 +1,89 @@
+// The session-omission rule (SPEC §2), ended sessions, and the per-session queue (SPEC §7).
+import { describe, expect, it } from 'vitest';
+import { SessionTable } from '../../broker/hub/sessions.js';
+import { SessionQueue, MAX_QUEUE_DEPTH } from '../../broker/hub/queue.js';
+import { OrielError } from '../../shared/errors.js';
+
+const tab = (id: number, title = `Tab ${id}`) => ({ tab: id, title, url: `http://a.test/${id}`, origin: 'http://a.test', active: true });
+const codeOf = (fn: () => unknown) => {
+  try {
+    fn();
+  } catch (e) {
+    return (e as OrielError).code;
+  }
+  return 'none';
+};
+
+describe('SessionTable', () => {
+  it('fails with no_session when nothing is shared', () => {
+    expect(codeOf(() => new SessionTable().resolve(undefined))).toBe('no_session');
+  });
+
+  it('lets session be omitted only when exactly one exists', () => {
+    const t = new SessionTable();
+    t.setTabs('abcd', 'chromium', [tab(1)]);
+    expect(t.resolve(undefined).id).toBe('abcd-1');
+    t.setTabs('abcd', 'chromium', [tab(1), tab(2, 'Second')]);
+    let err: OrielError | undefined;
+    try {
+      t.resolve(undefined);
+    } catch (e) {
+      err = e as OrielError;
+    }
+    expect(err?.code).toBe('ambiguous_session');
+    expect(err?.message).toContain('abcd-1');
+    expect(err?.message).toContain('abcd-2 "Second"');
+  });
+
+  it('answers session_gone for an unshared tab and reports it ended', () => {
+    const t = new SessionTable();
+    const ended: string[] = [];
+    t.onEnded = (ids) => ended.push(...ids);
+    t.setTabs('abcd', 'chromium', [tab(1), tab(2)]);
+    t.setTabs('abcd', 'chromium', [tab(2)]);
+    expect(ended).toEqual(['abcd-1']);
+    expect(codeOf(() => t.resolve('abcd-1'))).toBe('session_gone');
+    expect(codeOf(() => t.resolve('zzzz-9'))).toBe('no_session');
+  });
+
+  it('keeps sessions of two browsers apart', () => {
+    const t = new SessionTable();
+    t.setTabs('aaaa', 'chromium', [tab(1)]);
+    t.setTabs('bbbb', 'firefox', [tab(1)]);
+    expect(t.all().map((s) => s.id).sort()).toEqual(['aaaa-1', 'bbbb-1']);
+    t.setTabs('aaaa', 'chromium', []);
+    expect(t.all().map((s) => s.id)).toEqual(['bbbb-1']);
+  });
+});
+
+describe('SessionQueue', () => {
+  it('runs calls one at a time in arrival order', async () => {
+    const q = new SessionQueue();
+    const log: string[] = [];
+    const task = (name: string, ms: number) => () => new Promise<void>((r) => {
+      log.push(`start ${name}`);
+      setTimeout(() => {
+        log.push(`end ${name}`);
+        r();
+      }, ms);
+    });
+    await Promise.all([q.run(task('a', 30)), q.run(task('b', 1)), q.run(task('c', 1))]);
+    expect(log).toEqual(['start a', 'end a', 'start b', 'end b', 'start c', 'end c']);
+  });
+
+  it('goes on after a failed call', async () => {
+    const q = new SessionQueue();
+    await expect(q.run(() => Promise.reject(new Error('x')))).rejects.toThrow('x');
+    await expect(q.run(async () => 7)).resolves.toBe(7);
+  });
+
+  it('bounds its depth', async () => {
+    const q = new SessionQueue();
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const runs = Array.from({ length: MAX_QUEUE_DEPTH }, () => q.run(() => gate));
+    await expect(q.run(async () => 1)).rejects.toMatchObject({ data: { code: 'too_large' } });
+    release();
+    await Promise.all(runs);
+  });
+});
