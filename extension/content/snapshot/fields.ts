@@ -1,0 +1,115 @@
+// Values, states and link targets of one element, and the redaction rules for form fields (SPEC §3).
+import { cap, collapseWhitespace } from '../../../shared/snapshot/index.js';
+
+/**
+ * `autocomplete` tokens whose fields are never shown: https://html.spec.whatwg.org/multipage/form-control-infrastructure.html#autofill-field
+ * (passwords, one-time codes and every credit-card field).
+ */
+const SECRET_AUTOCOMPLETE = /(^|\s)(current-password|new-password|one-time-code|cc-[a-z-]+)(\s|$)/i;
+
+/** Whether the value of this field must never leave the page: passwords and secret autocomplete fields. */
+export function isRedactedField(el: Element): boolean {
+  const tag = el.localName;
+  if (tag !== 'input' && tag !== 'textarea' && tag !== 'select') return false;
+  if (tag === 'input' && (el as HTMLInputElement).type === 'password') return true;
+  const ac = el.getAttribute('autocomplete');
+  return ac !== null && SECRET_AUTOCOMPLETE.test(ac);
+}
+
+const NO_VALUE_INPUTS = new Set(['checkbox', 'radio', 'button', 'submit', 'reset', 'image', 'file', 'hidden', 'color']);
+
+/** The value a person sees in a form control, capped to `limit` characters with a marker. */
+export function controlValue(el: Element, role: string, limit: number): string | undefined {
+  const tag = el.localName;
+  let v: string | undefined;
+  if (tag === 'input') {
+    const input = el as HTMLInputElement;
+    if (NO_VALUE_INPUTS.has(input.type)) return undefined;
+    v = input.value;
+  } else if (tag === 'textarea') v = (el as HTMLTextAreaElement).value;
+  else if (tag === 'select') {
+    const s = el as HTMLSelectElement;
+    if (s.multiple || s.size > 1) return undefined; // the selected options are marked instead
+    v = collapseWhitespace(s.selectedOptions[0]?.label ?? '');
+  } else if (role === 'textbox' && el instanceof HTMLElement && el.isContentEditable) {
+    v = collapseWhitespace(el.innerText);
+  } else if (tag === 'progress' || tag === 'meter') {
+    v = String((el as HTMLProgressElement).value);
+  } else if (['slider', 'spinbutton', 'progressbar', 'scrollbar', 'meter'].includes(role)) {
+    v = el.getAttribute('aria-valuetext') ?? el.getAttribute('aria-valuenow') ?? undefined;
+  } else if (role === 'textbox' || role === 'searchbox' || role === 'combobox') {
+    // Custom textboxes (role=textbox on a div) show their text.
+    v = collapseWhitespace((el as HTMLElement).innerText ?? el.textContent ?? '');
+  }
+  return v === undefined ? undefined : cap(v, limit);
+}
+
+const CHECKABLE = new Set(['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio']);
+
+/** States and properties shown in brackets (SPEC §3): checked, disabled, expanded, selected, pressed, required, … */
+export function controlStates(el: Element, role: string, focused: Element | null): string[] {
+  const s: string[] = [];
+  const attr = (name: string) => el.getAttribute(name);
+  if (CHECKABLE.has(role)) {
+    if (el instanceof HTMLInputElement && (el.type === 'checkbox' || el.type === 'radio')) {
+      if (el.indeterminate) s.push('checked=mixed');
+      else if (el.checked) s.push('checked');
+    } else if (attr('aria-checked') === 'true') s.push('checked');
+    else if (attr('aria-checked') === 'mixed') s.push('checked=mixed');
+  }
+  if (attr('aria-disabled') === 'true' || (isFormControl(el) && el.matches(':disabled'))) s.push('disabled');
+  const expanded = attr('aria-expanded');
+  if (el.localName === 'summary' && el.parentElement?.localName === 'details') s.push((el.parentElement as HTMLDetailsElement).open ? 'expanded' : 'collapsed');
+  else if (expanded === 'true') s.push('expanded');
+  else if (expanded === 'false') s.push('collapsed');
+  if (attr('aria-selected') === 'true') s.push('selected');
+  const pressed = attr('aria-pressed');
+  if (pressed === 'true') s.push('pressed');
+  else if (pressed === 'mixed') s.push('pressed=mixed');
+  else if (pressed === 'false') s.push('pressed=false');
+  if ((el as HTMLInputElement).required === true || attr('aria-required') === 'true') s.push('required');
+  const invalid = attr('aria-invalid');
+  if ((invalid !== null && invalid !== 'false') || (isFormControl(el) && matchesSafe(el, ':user-invalid'))) s.push('invalid');
+  if ((el as HTMLInputElement).readOnly === true && (el.localName === 'input' || el.localName === 'textarea')) s.push('readonly');
+  else if (attr('aria-readonly') === 'true') s.push('readonly');
+  if (role === 'heading' || role === 'treeitem' || role === 'row') {
+    const level = attr('aria-level') ?? (/^h[1-6]$/.test(el.localName) ? el.localName[1] : null);
+    if (level) s.push(`level=${level}`);
+  }
+  if (el.localName === 'select' && (el as HTMLSelectElement).multiple) s.push('multiselectable');
+  if (el.localName === 'input') {
+    const type = (el as HTMLInputElement).type;
+    if (['date', 'datetime-local', 'month', 'week', 'time', 'color', 'file', 'email', 'tel', 'url', 'number', 'password', 'range'].includes(type)) s.push(`type=${type}`);
+  }
+  const current = attr('aria-current');
+  if (current !== null && current !== 'false') s.push(current === 'true' ? 'current' : `current=${current.replace(/[^a-z]/gi, '')}`);
+  if ((el.localName === 'dialog' && matchesSafe(el, ':modal')) || ((role === 'dialog' || role === 'alertdialog') && attr('aria-modal') === 'true')) s.push('modal');
+  if (focused === el) s.push('focused');
+  return s;
+}
+
+function isFormControl(el: Element): boolean {
+  return ['input', 'button', 'select', 'textarea', 'fieldset', 'optgroup', 'option'].includes(el.localName);
+}
+
+function matchesSafe(el: Element, selector: string): boolean {
+  try {
+    return el.matches(selector);
+  } catch {
+    return false;
+  }
+}
+
+/** Where a link goes: a path for same-origin links, the absolute URL otherwise; capped. */
+export function linkUrl(el: Element): string | undefined {
+  if ((el.localName !== 'a' && el.localName !== 'area') || !el.hasAttribute('href')) return undefined;
+  const href = (el as HTMLAnchorElement).href;
+  let out = href;
+  try {
+    const u = new URL(href);
+    if (u.origin === location.origin && u.origin !== 'null') out = u.pathname + u.search + u.hash;
+  } catch {
+    /* keep the raw href */
+  }
+  return cap(out.replace(/\s/g, '%20'), 300);
+}

@@ -1,0 +1,68 @@
+// Whether a person could use a control where it is: transparent, zero-size, off-screen, clipped or covered elements
+// are marked as such so the agent does not take them for usable ones.
+import type { WalkCache } from './cache.js';
+
+/** A box in viewport coordinates. */
+export interface Clip {
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+}
+
+/** Union of the client rects of `el` and, for boxes of no area (inline wrappers of blocks), of its element children. */
+function box(el: Element): DOMRect {
+  const r = el.getBoundingClientRect();
+  if (r.width > 0 && r.height > 0) return r;
+  let best = r;
+  for (const c of Array.from(el.children)) {
+    const cr = c.getBoundingClientRect();
+    if (cr.width * cr.height > best.width * best.height) best = cr;
+  }
+  return best;
+}
+
+/**
+ * States saying why a control is not usable where it stands: `transparent`, `zero-size`, `offscreen` (outside the
+ * scrollable document), `clipped` (cut away by an `overflow: hidden` ancestor), `covered` (another element receives a
+ * click at its centre). A control operable through a visible label (a styled switch) is judged by that label.
+ */
+export function usability(el: Element, cache: WalkCache, transparent: boolean, clip: Clip | undefined, labels: readonly Element[]): string[] {
+  const out: string[] = [];
+  const style = cache.style(el);
+  if (style.display === 'contents') return out;
+  const r = box(el);
+  const viaLabel = labels.find((l) => {
+    const lr = l.getBoundingClientRect();
+    return lr.width > 0 && lr.height > 0 && cache.style(l).visibility === 'visible';
+  });
+  if (viaLabel && (transparent || style.opacity === '0' || r.width === 0 || r.height === 0 || r.width * r.height <= 4)) {
+    return usability(viaLabel, cache, transparent, clip, []);
+  }
+  if (transparent || style.opacity === '0') out.push('transparent');
+  if (r.width === 0 || r.height === 0) {
+    out.push('zero-size');
+    return out;
+  }
+  if (r.right + window.scrollX <= 0 || r.bottom + window.scrollY <= 0) {
+    out.push('offscreen');
+    return out;
+  }
+  if (clip && (r.right <= clip.left || r.left >= clip.right || r.bottom <= clip.top || r.top >= clip.bottom)) {
+    out.push('clipped');
+    return out;
+  }
+  if (style.pointerEvents === 'none') {
+    out.push('no-pointer');
+    return out;
+  }
+  // Hit-test at the centre of the part inside the viewport (elementFromPoint only answers inside it).
+  const left = Math.max(r.left, 0), top = Math.max(r.top, 0);
+  const right = Math.min(r.right, window.innerWidth), bottom = Math.min(r.bottom, window.innerHeight);
+  if (right > left && bottom > top) {
+    const root = el.getRootNode() as Document | ShadowRoot;
+    const hit = root.elementFromPoint((left + right) / 2, (top + bottom) / 2);
+    if (hit && hit !== el && !el.contains(hit) && !labels.some((l) => l === hit || l.contains(hit)) && !hit.contains(el)) out.push('covered');
+  }
+  return out;
+}

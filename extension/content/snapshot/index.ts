@@ -1,0 +1,46 @@
+// Snapshot operations of the content script (private protocol with extension/background/snapshot.ts):
+//   snapshot.walk  {flags, expect?}  → FrameTree of this frame (or of the subtree under flags.root)
+//   snapshot.hello {token}           → posts the token to the parent window, so the parent can place this frame
+import { errorData, OrielError } from '../../../shared/errors.js';
+import type { WalkFlags } from '../../../shared/snapshot/index.js';
+import type { ContentHandler } from '../handlers.js';
+import { announceToParent, awaitTokens, frameRefOf, listenForChildFrames } from './frames.js';
+import { Walker } from './walk.js';
+
+listenForChildFrames();
+
+/** Checks the walk flags the background sent; every user redaction selector must parse, or nothing is walked. */
+export function parseFlags(raw: unknown): WalkFlags {
+  const f = (raw ?? {}) as Partial<WalkFlags>;
+  const num = (v: unknown, d: number, max: number) => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? Math.min(Math.floor(v), max) : d);
+  const selectors = Array.isArray(f.redactSelectors) ? f.redactSelectors.filter((s): s is string => typeof s === 'string' && s.trim() !== '') : [];
+  for (const s of selectors) {
+    try {
+      document.createDocumentFragment().querySelector(s);
+    } catch {
+      throw new OrielError(errorData('invalid_argument', `The redaction selector ${JSON.stringify(s.slice(0, 200))} in Oriel's options is not valid CSS, so no snapshot is taken. Ask the user to fix it in the Oriel options page.`, { next: 'ask the user to fix the redaction selector in the Oriel options' }));
+    }
+  }
+  const flags: WalkFlags = {
+    redactSelectors: selectors,
+    valueLimit: num(f.valueLimit, 200, 100_000),
+    nameLimit: num(f.nameLimit, 300, 10_000),
+    textLimit: num(f.textLimit, 2000, 100_000),
+    maxNodes: num(f.maxNodes, 100_000, 1_000_000),
+    maxDepth: num(f.maxDepth, 40, 200),
+  };
+  if (typeof f.root === 'string') flags.root = f.root;
+  return flags;
+}
+
+export const snapshotHandlers: Record<string, ContentHandler> = {
+  'snapshot.walk': async (args, ctx) => {
+    const flags = parseFlags(args.flags);
+    const expect = Array.isArray(args.expect) ? args.expect.filter((t): t is string => typeof t === 'string') : [];
+    await awaitTokens(expect, 300);
+    const root = flags.root ? ctx.registry.require(flags.root) : document.documentElement;
+    if (!root) return { document: ctx.registry.namespace, url: location.href, title: document.title, nodes: [], visited: 0, dropped: 0 };
+    return new Walker(flags, ctx.registry, frameRefOf).run(root);
+  },
+  'snapshot.hello': (args) => ({ sent: typeof args.token === 'string' && announceToParent(args.token) }),
+};

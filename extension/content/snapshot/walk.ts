@@ -1,0 +1,315 @@
+// The DOM walker: (root, flags) → snapshot tree for this frame. Rendering is shared/snapshot/render.ts; the background
+// (extension/background/snapshot.ts) stitches frames, filters and paginates.
+import { cap, collapseWhitespace, INTERACTIVE_ROLES, NAME_FROM_CONTENT, type FrameTree, type SnapNode, type WalkFlags } from '../../../shared/snapshot/index.js';
+import type { HandleRegistry } from '../registry.js';
+import { Builder } from './builder.js';
+import { WalkCache } from './cache.js';
+import { deepActiveElement, shadowRootOf } from './dom.js';
+import { controlStates, controlValue, isRedactedField, linkUrl } from './fields.js';
+import { usability, type Clip } from './geometry.js';
+
+/** Elements that never render content a person perceives. */
+const SKIP_TAGS = new Set(['script', 'style', 'noscript', 'template', 'head', 'meta', 'link', 'title', 'base', 'param', 'source', 'track', 'datalist']);
+
+/** Roles that only group or style text: without a name they collapse into their parent. */
+const COLLAPSIBLE = new Set([
+  'generic', 'none', 'presentation', 'paragraph', 'document', 'emphasis', 'strong', 'code', 'deletion', 'insertion',
+  'subscript', 'superscript', 'time', 'mark', 'rowgroup', 'term', 'definition', 'blockquote', 'caption', 'legend',
+  'label', 'group', 'form', 'region', 'section', 'abbr', 'sectionheader', 'sectionfooter', 'figcaption',
+]);
+
+/** Roles that cannot be named by their author or content, so computing a name is wasted work. */
+const UNNAMED = new Set(['generic', 'none', 'presentation', 'paragraph', 'emphasis', 'strong', 'code', 'deletion', 'insertion', 'subscript', 'superscript', 'time', 'mark', 'rowgroup', 'term', 'definition', 'caption', 'legend']);
+
+/** Non-interactive roles that still get a handle: things an agent reads as a whole (extract, extract_rows, screenshot). */
+const READABLE = new Set(['heading', 'img', 'table', 'grid', 'treegrid', 'list', 'listbox', 'dialog', 'alertdialog', 'iframe', 'canvas', 'figure', 'tree', 'tablist', 'menu', 'menubar', 'progressbar', 'meter', 'alert', 'status', 'video', 'audio', 'article', 'feed']);
+
+/** What each element passes to its children. */
+interface Ctx {
+  /** `visibility` of the parent element is `visible` (text nodes inherit it). */
+  visible: boolean;
+  /** Some ancestor has `opacity: 0`. */
+  transparent: boolean;
+  /** Intersection of the boxes of `overflow: hidden/clip` ancestors, in viewport coordinates. */
+  clip: Clip | undefined;
+  /** The parent's cursor is `pointer` (so a child's pointer cursor is inherited, not its own). */
+  pointer: boolean;
+  /** Inside an element an agent acts on (its descendants are not separate click targets). */
+  inAct: boolean;
+  /** Depth of the outline node that will receive children. */
+  depth: number;
+}
+
+export type FrameRef = (frame: HTMLIFrameElement | HTMLFrameElement) => number | string | undefined;
+
+export class Walker {
+  private readonly cache = new WalkCache();
+  private visited = 0;
+  private nodes = 0;
+  private dropped = 0;
+  private readonly focused = deepActiveElement();
+  private readonly redactSelector: string;
+
+  constructor(
+    private readonly flags: WalkFlags,
+    private readonly registry: HandleRegistry,
+    private readonly frameRef: FrameRef,
+  ) {
+    this.redactSelector = flags.redactSelectors.join(',');
+  }
+
+  /** Walks `root` (the document element by default) and returns this frame's tree. */
+  run(root: Element): FrameTree {
+    try {
+      const out = new Builder(this.flags.textLimit);
+      const ctx: Ctx = { visible: true, transparent: false, clip: undefined, pointer: false, inAct: false, depth: 0 };
+      this.element(root, ctx, out);
+      return {
+        document: this.registry.namespace,
+        url: location.href,
+        title: document.title,
+        nodes: out.done(),
+        visited: this.visited,
+        dropped: this.dropped,
+      };
+    } finally {
+      this.cache.clear();
+    }
+  }
+
+  private children(parent: Node, ctx: Ctx, out: Builder): void {
+    for (let c = parent.firstChild; c !== null; c = c.nextSibling) this.node(c, ctx, out);
+  }
+
+  private node(n: Node, ctx: Ctx, out: Builder): void {
+    if (n.nodeType === Node.TEXT_NODE) {
+      this.visited++;
+      if (ctx.visible) out.text((n as Text).data);
+    } else if (n.nodeType === Node.ELEMENT_NODE) {
+      this.element(n as Element, ctx, out);
+    }
+  }
+
+  /** The DOM children of `el` as rendered: its shadow tree if it has one, a slot's assigned nodes, else its children. */
+  private content(el: Element, ctx: Ctx, out: Builder): void {
+    const shadow = shadowRootOf(el);
+    if (shadow) return this.children(shadow, ctx, out);
+    if (el.localName === 'slot') {
+      // https://html.spec.whatwg.org/multipage/scripting.html#the-slot-element — fallback content when nothing is assigned.
+      const assigned = (el as HTMLSlotElement).assignedNodes();
+      if (assigned.length) {
+        for (const a of assigned) this.node(a, ctx, out);
+        return;
+      }
+    }
+    if (el.localName === 'details' && !(el as HTMLDetailsElement).open) {
+      // A closed <details> shows only its summary (https://html.spec.whatwg.org/multipage/interactive-elements.html#the-details-element).
+      const summary = Array.from(el.children).find((c) => c.localName === 'summary');
+      if (summary) this.element(summary, ctx, out);
+      return;
+    }
+    this.children(el, ctx, out);
+  }
+
+  private element(el: Element, ctx: Ctx, out: Builder): void {
+    this.visited++;
+    const tag = el.localName;
+    if (SKIP_TAGS.has(tag)) return;
+    if (this.nodes >= this.flags.maxNodes) {
+      this.dropped++;
+      return;
+    }
+    // https://www.w3.org/TR/wai-aria-1.2/#aria-hidden and https://html.spec.whatwg.org/multipage/interaction.html#the-inert-attribute
+    if (el.getAttribute('aria-hidden') === 'true' || el.hasAttribute('inert')) return;
+    if (this.redactSelector && el.matches(this.redactSelector)) {
+      out.push({ role: 'redacted' });
+      return;
+    }
+    const style = this.cache.style(el);
+    const display = style.display;
+    if (display === 'none') return;
+    const visible = style.visibility === 'visible';
+    const block = display !== 'contents' && !display.startsWith('inline') && display !== 'ruby';
+    const pointer = style.cursor === 'pointer';
+    let transparent = ctx.transparent || style.opacity === '0';
+    let clip = ctx.clip;
+    const overflow = style.overflowX !== 'visible' || style.overflowY !== 'visible';
+    if (overflow && display !== 'contents') {
+      const r = el.getBoundingClientRect();
+      // Zero-size boxes that clip their content show nothing.
+      if ((r.width === 0 || r.height === 0) && (style.overflowX !== 'visible' && style.overflowY !== 'visible')) return;
+      if (style.overflowX === 'hidden' || style.overflowX === 'clip' || style.overflowY === 'hidden' || style.overflowY === 'clip') {
+        clip = intersect(clip, { left: r.left, top: r.top, right: r.right, bottom: r.bottom });
+      }
+    }
+    if (tag === 'br') {
+      out.break();
+      return;
+    }
+
+    let role = visible ? this.cache.role(el) : null;
+    let act = false;
+    if (role !== null && INTERACTIVE_ROLES.has(role)) act = true;
+    if (visible && el instanceof HTMLElement && el.isContentEditable && !el.parentElement?.isContentEditable) {
+      if (role === null || COLLAPSIBLE.has(role)) role = 'textbox';
+      act = true;
+    }
+    if (visible && !act && !ctx.inAct && (role === null || COLLAPSIBLE.has(role) || role === 'img' || role === 'listitem')) {
+      // Elements that act on click without an ARIA role: a pointer cursor of their own, a tabindex, an inline handler.
+      const tabbable = el.hasAttribute('tabindex') && (el as HTMLElement).tabIndex >= 0;
+      if ((pointer && !ctx.pointer && tag !== 'label' && tag !== 'img') || tabbable || el.hasAttribute('onclick')) {
+        role = 'clickable';
+        act = true;
+      }
+    }
+    if (tag === 'label' && visible) {
+      const replaced = this.hiddenControlOfLabel(el as HTMLLabelElement, ctx);
+      if (replaced) {
+        out.push(replaced);
+        return;
+      }
+    }
+    if (tag === 'iframe' || tag === 'frame') {
+      if (!visible) return;
+      const node: SnapNode = { role: 'iframe', handle: this.registry.handleFor(el) };
+      const name = this.cache.name(el);
+      if (name) node.name = cap(name, this.flags.nameLimit);
+      const ref = this.frameRef(el as HTMLIFrameElement);
+      if (ref !== undefined) node.frame = ref;
+      this.nodes++;
+      out.push(node);
+      return;
+    }
+    if (tag === 'svg' || tag === 'canvas' || (role === 'img' && tag === 'img')) {
+      if (!visible) return;
+      const name = collapseWhitespace(this.cache.name(el));
+      if (!name && tag !== 'canvas' && !act) return;
+      const node: SnapNode = { role: tag === 'canvas' ? 'canvas' : act ? role ?? 'img' : 'img', handle: this.registry.handleFor(el) };
+      if (name) node.name = cap(name, this.flags.nameLimit);
+      if (act) this.markAct(el, node, style, transparent, clip);
+      this.nodes++;
+      out.push(node);
+      return;
+    }
+
+    const emit = role !== null && (!COLLAPSIBLE.has(role) || this.hasAuthorName(el, role));
+    if (!emit) {
+      const inner: Ctx = { visible, transparent, clip, pointer, inAct: ctx.inAct, depth: ctx.depth };
+      if (block) out.break();
+      this.content(el, inner, out);
+      if (block) out.break();
+      return;
+    }
+
+    // An outline node.
+    const node: SnapNode = { role: role! };
+    this.nodes++;
+    if (!UNNAMED.has(role!) && role !== 'clickable') {
+      const name = collapseWhitespace(this.cache.name(el));
+      if (name) node.name = cap(name, this.flags.nameLimit);
+    }
+    const redacted = isRedactedField(el);
+    const value = redacted ? undefined : controlValue(el, role!, this.flags.valueLimit);
+    if (value !== undefined && value !== '') node.value = value;
+    const states = controlStates(el, role!, this.focused);
+    if (redacted) states.push('redacted');
+    const url = linkUrl(el);
+    if (url) node.url = url;
+    if (act || READABLE.has(role!)) node.handle = this.registry.handleFor(el);
+    if (act) {
+      node.act = 1;
+      states.push(...usability(el, this.cache, transparent, clip, this.labelsOf(el)));
+    }
+    if (states.length) node.states = states;
+
+    // Children: form controls own their content (options of a select are listed; text fields have a value).
+    if (tag === 'select') {
+      if (!redacted) node.children = this.options(el as HTMLSelectElement);
+    } else if (!redacted && !(tag === 'input' || tag === 'textarea' || (role === 'textbox' && (el as HTMLElement).isContentEditable))) {
+      const kids = new Builder(this.flags.textLimit);
+      const deep = ctx.depth + 1 >= this.flags.maxDepth;
+      const inner: Ctx = { visible, transparent, clip, pointer, inAct: ctx.inAct || act, depth: deep ? ctx.depth : ctx.depth + 1 };
+      this.content(el, inner, deep ? out : kids);
+      const children = kids.done();
+      if (role === 'clickable' && children.length && children.every((c) => c.role === 'text')) {
+        node.name = cap(children.map((c) => c.name).join(' '), this.flags.nameLimit);
+      } else if (children.length) {
+        // A first text child that repeats the name (a fieldset's legend, a figure's caption) is dropped.
+        if (node.name && children[0]!.role === 'text' && children[0]!.name === node.name && children.length > 1) children.shift();
+        node.children = children;
+      }
+    }
+    if (block) out.break();
+    out.push(node);
+    if (block) out.break();
+  }
+
+  /** Whether a collapsible role carries a name of its own (then it is kept: a named group, form or region). */
+  private hasAuthorName(el: Element, role: string): boolean {
+    if (UNNAMED.has(role)) return false;
+    if (!(el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby') || el.localName === 'fieldset' || role === 'group' || role === 'region' || role === 'form')) return false;
+    return collapseWhitespace(this.cache.name(el)) !== '';
+  }
+
+  private labelsOf(el: Element): readonly HTMLLabelElement[] {
+    return 'labels' in el && (el as HTMLInputElement).labels ? Array.from((el as HTMLInputElement).labels!) : [];
+  }
+
+  /**
+   * A native checkbox or radio hidden with display:none or visibility:hidden behind a styled label (a "switch") is
+   * still operable through its label: show the control, with its handle, where the label is.
+   */
+  private hiddenControlOfLabel(label: HTMLLabelElement, ctx: Ctx): SnapNode | undefined {
+    const control = label.control;
+    if (!(control instanceof HTMLInputElement) || (control.type !== 'checkbox' && control.type !== 'radio')) return undefined;
+    const cs = this.cache.style(control);
+    if (cs.display !== 'none' && cs.visibility === 'visible') return undefined;
+    const role = control.getAttribute('role') === 'switch' ? 'switch' : control.type;
+    const node: SnapNode = { role, handle: this.registry.handleFor(control), act: 1 };
+    const name = collapseWhitespace(label.textContent ?? '') || collapseWhitespace(this.cache.name(control));
+    if (name) node.name = cap(name, this.flags.nameLimit);
+    const states = controlStates(control, role, this.focused);
+    states.push(...usability(label, this.cache, ctx.transparent, ctx.clip, []));
+    if (states.length) node.states = states;
+    this.nodes++;
+    return node;
+  }
+
+  /** The options of a <select>, grouped by optgroup; an option's value is shown only when it differs from its label. */
+  private options(select: HTMLSelectElement): SnapNode[] {
+    const out: SnapNode[] = [];
+    const option = (o: HTMLOptionElement): SnapNode => {
+      this.visited++;
+      const label = collapseWhitespace(o.label || o.text);
+      const n: SnapNode = { role: 'option', name: cap(label, this.flags.nameLimit) };
+      if (o.value !== label) n.value = cap(o.value, this.flags.valueLimit);
+      const states: string[] = [];
+      if (o.selected) states.push('selected');
+      if (o.disabled) states.push('disabled');
+      if (states.length) n.states = states;
+      this.nodes++;
+      return n;
+    };
+    for (const c of Array.from(select.children)) {
+      if (c instanceof HTMLOptionElement) out.push(option(c));
+      else if (c instanceof HTMLOptGroupElement) {
+        this.visited++;
+        const g: SnapNode = { role: 'group', name: cap(collapseWhitespace(c.label), this.flags.nameLimit), children: Array.from(c.children).filter((o) => o instanceof HTMLOptionElement).map((o) => option(o as HTMLOptionElement)) };
+        if (c.disabled) g.states = ['disabled'];
+        out.push(g);
+      }
+    }
+    return out;
+  }
+
+  private markAct(el: Element, node: SnapNode, _style: CSSStyleDeclaration, transparent: boolean, clip: Clip | undefined): void {
+    node.act = 1;
+    const states = usability(el, this.cache, transparent, clip, []);
+    if (states.length) node.states = [...(node.states ?? []), ...states];
+  }
+}
+
+function intersect(a: Clip | undefined, b: Clip): Clip {
+  if (!a) return b;
+  return { left: Math.max(a.left, b.left), top: Math.max(a.top, b.top), right: Math.min(a.right, b.right), bottom: Math.min(a.bottom, b.bottom) };
+}

@@ -1,0 +1,6 @@
+// Public surface of the pure snapshot model (no DOM, no chrome.*): node types, renderer, filters, pagination.
+export * from './node.js';
+export * from './escape.js';
+export * from './render.js';
+export * from './filter.js';
+export * from './page.js';
