@@ -52,6 +52,11 @@ export function nodeLine(n: SnapNode, kids: SnapNode[] = shownChildren(n)): { te
 export function toLines(nodes: SnapNode[], depth = 0, out: Line[] = []): Line[] {
   const pad = ' '.repeat(depth);
   for (const n of nodes) {
+    // A plain list item holding one element (a link in a menu) is written as that element.
+    if (n.role === 'listitem' && !n.name && !n.handle && !n.states?.length && n.children?.length === 1 && n.children[0]!.role !== 'text') {
+      toLines(n.children, depth, out);
+      continue;
+    }
     const kids = shownChildren(n);
     const { text, inline } = nodeLine(n, kids);
     const line: Line = { text: pad + text, act: n.act ? 1 : 0 };

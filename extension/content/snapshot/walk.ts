@@ -38,6 +38,8 @@ interface Ctx {
   inAct: boolean;
   /** Depth of the outline node that will receive children. */
   depth: number;
+  /** Inside a <label> of a shown control: its text is already the control's name. */
+  mute: boolean;
 }
 
 export type FrameRef = (frame: HTMLIFrameElement | HTMLFrameElement) => number | string | undefined;
@@ -62,7 +64,7 @@ export class Walker {
   run(root: Element): FrameTree {
     try {
       const out = new Builder(this.flags.textLimit);
-      const ctx: Ctx = { visible: true, transparent: false, clip: undefined, pointer: false, inAct: false, depth: 0 };
+      const ctx: Ctx = { visible: true, transparent: false, clip: undefined, pointer: false, inAct: false, depth: 0, mute: false };
       this.element(root, ctx, out);
       return {
         document: this.registry.namespace,
@@ -84,7 +86,7 @@ export class Walker {
   private node(n: Node, ctx: Ctx, out: Builder): void {
     if (n.nodeType === Node.TEXT_NODE) {
       this.visited++;
-      if (ctx.visible) out.text((n as Text).data);
+      if (ctx.visible && !ctx.mute) out.text((n as Text).data);
     } else if (n.nodeType === Node.ELEMENT_NODE) {
       this.element(n as Element, ctx, out);
     }
@@ -194,7 +196,10 @@ export class Walker {
 
     const emit = role !== null && (!COLLAPSIBLE.has(role) || this.hasAuthorName(el, role));
     if (!emit) {
-      const inner: Ctx = { visible, transparent, clip, pointer, inAct: ctx.inAct, depth: ctx.depth };
+      // A label's text names its control (https://html.spec.whatwg.org/multipage/forms.html#the-label-element).
+      const control = tag === 'label' ? (el as HTMLLabelElement).control : null;
+      const mute = ctx.mute || (control !== null && this.cache.style(control).display !== 'none' && !isRedactedField(control));
+      const inner: Ctx = { visible, transparent, clip, pointer, inAct: ctx.inAct, depth: ctx.depth, mute };
       if (block) out.break();
       this.content(el, inner, out);
       if (block) out.break();
@@ -228,7 +233,7 @@ export class Walker {
     } else if (!redacted && !(tag === 'input' || tag === 'textarea' || (role === 'textbox' && (el as HTMLElement).isContentEditable))) {
       const kids = new Builder(this.flags.textLimit);
       const deep = ctx.depth + 1 >= this.flags.maxDepth;
-      const inner: Ctx = { visible, transparent, clip, pointer, inAct: ctx.inAct || act, depth: deep ? ctx.depth : ctx.depth + 1 };
+      const inner: Ctx = { visible, transparent, clip, pointer, inAct: ctx.inAct || act, depth: deep ? ctx.depth : ctx.depth + 1, mute: ctx.mute };
       this.content(el, inner, deep ? out : kids);
       const children = kids.done();
       if (role === 'clickable' && children.length && children.every((c) => c.role === 'text')) {
