@@ -1,0 +1,108 @@
+// The `extract` page operation: one value from one element — its text, form value, an attribute or a live DOM
+// property — bounded, and refused on redacted elements. MCP side: broker/mcp/tools/read.ts.
+import { ExtractArgs, type ExtractResult } from '../../../shared/ops.js';
+import { orielError } from '../../../shared/errors.js';
+import type { ContentContext, ContentHandler } from '../handlers.js';
+import { parseArgs } from './args.js';
+import { isInsideRedacted } from './redaction.js';
+import { ambiguousSelector, checkTarget, clip, lookupSelector, requireHandle, type TargetSpec } from './target.js';
+
+const DEFAULT_MAX_CHARS = 10_000;
+
+export const extract: ContentHandler = (raw, ctx) => {
+  const args = parseArgs(ExtractArgs, raw, 'extract');
+  checkTarget(args, 'the element to read');
+  const what = args.what ?? 'text';
+  if ((what === 'attribute' || what === 'property') && args.name === undefined) {
+    throw orielError('invalid_argument', `extract with what="${what}" needs "name" (e.g. "href").`);
+  }
+  const max = args.max_chars ?? DEFAULT_MAX_CHARS;
+  const el = resolveForRead(args, ctx);
+  if (isInsideRedacted(el)) {
+    throw orielError('permission_denied', 'This element is redacted (a password, one-time code or payment card field); Oriel does not read it back.', {
+      next: 'read another element; redacted fields stay hidden',
+    });
+  }
+  const value = read(el, what, args.name, ctx);
+  const result: ExtractResult = { handle: ctx.registry.handleFor(el), value, truncated: false };
+  if (typeof value === 'string' && value.length > max) {
+    result.value = value.slice(0, max);
+    result.truncated = true;
+  } else if (typeof value === 'object' && value !== null && JSON.stringify(value).length > max) {
+    throw orielError('too_large', `The property's value is larger than ${max} characters as JSON. Raise max_chars or read a narrower property.`);
+  }
+  return result;
+};
+
+/** Resolves a read target now (no waiting): handle errors as usual; a selector must match exactly one element. */
+export function resolveForRead(spec: TargetSpec, ctx: ContentContext): Element {
+  if (spec.handle !== undefined) return requireHandle(spec.handle, ctx);
+  const r = lookupSelector(spec.selector!);
+  if (r.status === 'many') throw ambiguousSelector(spec.selector!, r.count);
+  if (r.status === 'none') {
+    throw orielError('not_actionable', `No element matches the selector "${clip(spec.selector!, 200)}". If it is still coming, use wait_for first.`, {
+      details: { reason: 'no match', matches: 0 },
+      next: 'wait_for, or snapshot',
+    });
+  }
+  return r.element;
+}
+
+function read(el: Element, what: 'text' | 'value' | 'attribute' | 'property', name: string | undefined, ctx: ContentContext): unknown {
+  switch (what) {
+    case 'text':
+      return visibleText(el);
+    case 'value':
+      if (el instanceof HTMLInputElement && (el.type === 'checkbox' || el.type === 'radio')) return el.checked;
+      if (el instanceof HTMLSelectElement && el.multiple) return Array.from(el.selectedOptions, (o) => o.value);
+      if ('value' in el && typeof (el as HTMLInputElement).value === 'string') return (el as HTMLInputElement).value;
+      if (el instanceof HTMLElement && el.isContentEditable) return el.innerText;
+      throw orielError('invalid_argument', `A <${el.localName}> has no form value; use what="text" or what="attribute".`);
+    case 'attribute':
+      return el.getAttribute(name!);
+    case 'property':
+      return readProperty(el, name!, ctx);
+  }
+}
+
+/** The text as rendered (innerText follows CSS: hidden parts drop out, blocks become lines), trimmed. */
+export function visibleText(el: Element): string {
+  const t = el instanceof HTMLElement ? el.innerText : (el.textContent ?? '');
+  return t.replace(/[ \t]+\n/g, '\n').replace(/\n{3,}/g, '\n\n').trim();
+}
+
+/**
+ * A live DOM property (`checked`, `validity`, `scrollTop`, `dataset`…) as JSON. Content scripts see the DOM's own
+ * properties, not those a page script added (use evaluate for those). Elements become their handles.
+ */
+function readProperty(el: Element, name: string, ctx: ContentContext): unknown {
+  if (!(name in el)) throw orielError('invalid_argument', `A <${el.localName}> has no DOM property "${clip(name, 60)}". For page-script state use evaluate.`);
+  const v = (el as unknown as Record<string, unknown>)[name];
+  if (typeof v === 'function') throw orielError('invalid_argument', `"${clip(name, 60)}" is a method, not a value; use evaluate to call it.`);
+  return toJson(v, ctx, 0);
+}
+
+function toJson(v: unknown, ctx: ContentContext, depth: number): unknown {
+  if (v === null || v === undefined) return null;
+  if (typeof v === 'string' || typeof v === 'boolean') return v;
+  if (typeof v === 'number') return Number.isFinite(v) ? v : String(v);
+  if (typeof v === 'bigint') return v.toString();
+  if (typeof v !== 'object') return null;
+  if (v instanceof Element) return { handle: ctx.registry.handleFor(v) };
+  if (depth >= 3) return '[…]';
+  if (typeof (v as { toJSON?: unknown }).toJSON === 'function') return toJson((v as { toJSON(): unknown }).toJSON(), ctx, depth + 1);
+  if (Array.isArray(v) || (typeof (v as { length?: unknown }).length === 'number' && Symbol.iterator in v)) {
+    return Array.from(v as Iterable<unknown>)
+      .slice(0, 200)
+      .map((x) => toJson(x, ctx, depth + 1));
+  }
+  const out: Record<string, unknown> = {};
+  let n = 0;
+  // Interface attributes live on prototypes (ValidityState, CSSStyleDeclaration): walk `for…in`, not own keys.
+  for (const k in v) {
+    if (n++ >= 200) break;
+    const x = (v as Record<string, unknown>)[k];
+    if (typeof x !== 'function') out[k] = toJson(x, ctx, depth + 1);
+  }
+  return out;
+}
