@@ -39,8 +39,8 @@ export type BrowserInfo = z.infer<typeof BrowserInfoSchema>;
 export const BrowserToHubSchema = z.discriminatedUnion('t', [
   z.object({ t: z.literal('hello'), wire: z.number().int(), browser: BrowserInfoSchema, tabs: z.array(TabInfoSchema).max(5000) }),
   z.object({ t: z.literal('tabs'), tabs: z.array(TabInfoSchema).max(5000) }),
-  z.object({ t: z.literal('result'), id: z.number().int(), ok: z.literal(true), value: z.unknown() }),
-  z.object({ t: z.literal('result'), id: z.number().int(), ok: z.literal(false), error: ErrorDataSchema }),
+  /** The answer to a call: `ok` with `value`, or not `ok` with `error`. */
+  z.object({ t: z.literal('result'), id: z.number().int(), ok: z.boolean(), value: z.unknown().optional(), error: ErrorDataSchema.optional() }),
   z.object({ t: z.literal('document'), tab: z.number().int(), document: z.string().max(32), url: z.string().max(8192) }),
   z.object({ t: z.literal('pong'), n: z.number().int() }),
 ]);

@@ -93,7 +93,7 @@ export class Hub {
         const call = this.pending.get(message.id);
         if (!call || call.instance !== instance) return;
         if (message.ok) this.settle(message.id, undefined, message.value);
-        else this.settle(message.id, new OrielError(message.error));
+        else this.settle(message.id, new OrielError(message.error ?? errorData('internal', 'The browser reported a failure without details.')));
         return;
       }
       case 'document':

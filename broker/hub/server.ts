@@ -1,7 +1,7 @@
 // The hub process: one per user, on a private local socket; owns the Hub state and accepts relay connections
 // (browser = native-host relay, client = `oriel mcp`, control = `oriel status`/`doctor`). Started by broker/hub/spawn.ts.
 import net from 'node:net';
-import { existsSync, unlinkSync, chmodSync, writeFileSync } from 'node:fs';
+import { existsSync, unlinkSync, chmodSync, writeFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import lockfile from 'proper-lockfile';
@@ -73,6 +73,7 @@ export async function runHub(options: { idleMs?: number } = {}): Promise<boolean
   });
   log.info('hub exiting (idle)');
   server.close();
+  rmSync(path.join(dirs.runtime, 'hub.pid'), { force: true });
   if (process.platform !== 'win32' && existsSync(socketPath)) unlinkSync(socketPath);
   await release().catch(() => undefined);
   return true;
@@ -132,6 +133,13 @@ function serveBrowser(hub: Hub, socket: net.Socket, initial: Uint8Array): void {
     }
   };
   const onBytes = (chunk: Uint8Array) => {
+    try {
+      handleFrames(chunk);
+    } catch (err) {
+      log.error('failed to handle a browser frame', { message: (err as Error).message });
+    }
+  };
+  const handleFrames = (chunk: Uint8Array) => {
     for (const frame of decoder.push(chunk)) {
       if (frame.kind === 'oversized') reject(`frame of ${frame.bytes} bytes exceeds ${INBOUND_MAX_BYTES}`);
       else if (frame.kind === 'invalid_json') reject(`frame is not JSON: ${frame.reason}`);

@@ -57,10 +57,14 @@ export async function runNativeHost(allowedIds: readonly string[], browserArgs: 
 
   process.stdin.on('data', (chunk: Buffer) => {
     for (const frame of fromBrowser.push(chunk)) {
-      if (frame.kind === 'oversized') reject(`frame of ${frame.bytes} bytes exceeds the ${INBOUND_MAX_BYTES}-byte limit`);
-      else if (frame.kind === 'invalid_json') reject(`frame is not UTF-8 JSON (${frame.reason})`);
-      else if (!BrowserToHubSchema.safeParse(frame.value).success) reject('unknown or malformed message type');
-      else socket.write(encodeFrame(frame.value, INBOUND_MAX_BYTES));
+      try {
+        if (frame.kind === 'oversized') reject(`frame of ${frame.bytes} bytes exceeds the ${INBOUND_MAX_BYTES}-byte limit`);
+        else if (frame.kind === 'invalid_json') reject(`frame is not UTF-8 JSON (${frame.reason})`);
+        else if (!BrowserToHubSchema.safeParse(frame.value).success) reject('unknown or malformed message type');
+        else socket.write(encodeFrame(frame.value, INBOUND_MAX_BYTES));
+      } catch (err) {
+        log.error('failed to relay a frame', { message: (err as Error).message });
+      }
     }
   });
   process.stdin.on('end', () => {

@@ -1,0 +1,118 @@
+// Protocol eras on the stdio endpoint (SPEC §4): 2026-07-28 and the 2025 revisions on one `oriel mcp`, an
+// unsupported modern version refused with -32022 naming the supported ones, a legacy client answered with a version
+// we speak; and the official client connecting in both eras with no browser attached.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { CLI, call, ensureBuilt } from './harness.js';
+
+let tmp: string;
+let env: Record<string, string>;
+
+beforeAll(() => {
+  ensureBuilt();
+  tmp = mkdtempSync(path.join(os.tmpdir(), 'oriel-mcp-'));
+  env = { ...(process.env as Record<string, string>), ORIEL_RUNTIME_DIR: path.join(tmp, 'run'), ORIEL_DATA_DIR: path.join(tmp, 'data'), ORIEL_HUB_IDLE_MS: '30000' };
+});
+
+afterAll(() => {
+  try {
+    process.kill(Number(readFileSync(path.join(tmp, 'run/hub.pid'), 'utf8')), 'SIGTERM');
+  } catch {
+    /* none */
+  }
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+/** Sends raw JSON-RPC lines to a fresh `oriel mcp` and returns the first answer with each id. */
+async function raw(messages: object[], ids: number[]): Promise<Map<number, Record<string, unknown>>> {
+  const child = spawn(process.execPath, [CLI, 'mcp'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const answers = new Map<number, Record<string, unknown>>();
+  let buffer = '';
+  let nonJson = '';
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no answer; got ${JSON.stringify([...answers])}`)), 15_000);
+    child.stdout.on('data', (c: Buffer) => {
+      buffer += c.toString();
+      let nl;
+      while ((nl = buffer.indexOf('\n')) >= 0) {
+        const line = buffer.slice(0, nl);
+        buffer = buffer.slice(nl + 1);
+        try {
+          const msg = JSON.parse(line) as { id?: number };
+          if (typeof msg.id === 'number') answers.set(msg.id, msg as Record<string, unknown>);
+        } catch {
+          nonJson += line;
+        }
+      }
+      if (ids.every((id) => answers.has(id))) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    for (const m of messages) child.stdin.write(JSON.stringify(m) + '\n');
+  });
+  child.kill();
+  expect(nonJson).toBe(''); // stdout carries protocol only
+  return answers;
+}
+
+describe('protocol eras', () => {
+  it('refuses an unsupported modern version with -32022 and the supported list', async () => {
+    const answers = await raw(
+      [
+        {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'server/discover',
+          params: {
+            _meta: {
+              'io.modelcontextprotocol/protocolVersion': '2099-01-01',
+              'io.modelcontextprotocol/clientInfo': { name: 'future', version: '1' },
+              'io.modelcontextprotocol/clientCapabilities': {},
+            },
+          },
+        },
+      ],
+      [1],
+    );
+    const error = answers.get(1)!.error as { code: number; data?: { supported?: string[] } };
+    expect(error.code).toBe(-32022);
+    expect(error.data?.supported).toContain('2026-07-28');
+  });
+
+  it('answers a legacy initialize for an unknown version with a version it speaks', async () => {
+    const answers = await raw(
+      [{ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '1999-01-01', capabilities: {}, clientInfo: { name: 'old', version: '0' } } }],
+      [1],
+    );
+    const result = answers.get(1)!.result as { protocolVersion: string; serverInfo: { name: string } };
+    expect(['2025-11-25', '2025-06-18', '2025-03-26']).toContain(result.protocolVersion);
+    expect(result.serverInfo.name).toBe('oriel');
+  });
+
+  for (const era of ['legacy', 'modern'] as const) {
+    it(`serves the official client in the ${era} era: tools listed, no_session without a browser`, async () => {
+      const client = new Client(
+        { name: `t-${era}`, version: '1' },
+        { versionNegotiation: era === 'legacy' ? { mode: 'legacy' } : { mode: { pin: '2026-07-28' } } },
+      );
+      await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp'], env, stderr: 'pipe' }));
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['list_sessions', 'snapshot', 'click', 'navigate']));
+      const snap = await call(client, 'snapshot', {});
+      expect(snap.isError).toBe(true);
+      expect(snap.error?.code).toBe('no_session');
+      const bad = await call(client, 'click', { handle: 'not a handle' });
+      expect(bad.isError).toBe(true);
+      expect(bad.error?.code).toBe('invalid_argument');
+      const list = await call(client, 'list_sessions');
+      expect(list.structured).toEqual({ sessions: [], session_optional: false });
+      await client.close();
+    });
+  }
+});
