@@ -212,7 +212,7 @@ export async function until<T>(check: () => Promise<T | undefined | false> | T |
 /** Finds the handle of the first outline line matching `pattern` (e.g. /button "Add"/). */
 export function handleOf(outline: string, pattern: RegExp): string {
   const line = outline.split('\n').find((l) => pattern.test(l));
-  const m = line && /\[(?:[^\]]*\s)?h=([a-z0-9]+\.[0-9a-z]+)/.exec(line);
+  const m = line && /@([a-z0-9]+\.[0-9a-z]+)/.exec(line);
   if (!m) throw new Error(`no handle for ${pattern} in:\n${outline}`);
   return m[1]!;
 }
