@@ -15,7 +15,7 @@ const CELL_ROLES = new Set(['cell', 'gridcell', 'columnheader', 'rowheader']);
 
 /** Whether `n` carries nothing but a name, so it can be written inline by its parent. */
 function isBare(n: SnapNode): boolean {
-  return !n.handle && !n.children?.length && n.value === undefined && !n.url && !n.states?.length && n.frame === undefined;
+  return !n.handle && shownChildren(n).length === 0 && n.value === undefined && !n.url && !n.states?.length && n.frame === undefined;
 }
 
 /** The children worth writing: text that only repeats a name taken from content is dropped. */

@@ -36,7 +36,7 @@ export function usability(el: Element, cache: WalkCache, transparent: boolean, c
     const lr = l.getBoundingClientRect();
     return lr.width > 0 && lr.height > 0 && cache.style(l).visibility === 'visible';
   });
-  if (viaLabel && (transparent || style.opacity === '0' || r.width === 0 || r.height === 0 || r.width * r.height <= 4)) {
+  if (viaLabel && (style.opacity === '0' || r.width === 0 || r.height === 0 || r.width * r.height <= 4)) {
     return usability(viaLabel, cache, transparent, clip, []);
   }
   if (transparent || style.opacity === '0') out.push('transparent');

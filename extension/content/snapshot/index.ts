@@ -1,6 +1,7 @@
 // Snapshot operations of the content script (private protocol with extension/background/snapshot.ts):
 //   snapshot.walk  {flags, expect?}  → FrameTree of this frame (or of the subtree under flags.root)
 //   snapshot.hello {token}           → posts the token to the parent window, so the parent can place this frame
+//   snapshot.resolve {handle}        → { status, tag? } (diagnostics and tests)
 import { errorData, OrielError } from '../../../shared/errors.js';
 import type { WalkFlags } from '../../../shared/snapshot/index.js';
 import type { ContentHandler } from '../handlers.js';
@@ -41,6 +42,11 @@ export const snapshotHandlers: Record<string, ContentHandler> = {
     const root = flags.root ? ctx.registry.require(flags.root) : document.documentElement;
     if (!root) return { document: ctx.registry.namespace, url: location.href, title: document.title, nodes: [], visited: 0, dropped: 0 };
     return new Walker(flags, ctx.registry, frameRefOf).run(root);
+  },
+  /** What a handle names in this document now: `ok` with the element's tag, or why not (no_snapshot, unknown_handle, detached). */
+  'snapshot.resolve': (args, ctx) => {
+    const r = ctx.registry.resolve(String(args.handle));
+    return r.status === 'ok' ? { status: 'ok', tag: r.element.localName } : { status: r.status };
   },
   'snapshot.hello': (args) => ({ sent: typeof args.token === 'string' && announceToParent(args.token) }),
 };

@@ -51,6 +51,8 @@ export class Walker {
   private dropped = 0;
   private readonly focused = deepActiveElement();
   private readonly redactSelector: string;
+  /** Values of redacted fields seen in this walk, scrubbed from every name and text at the end (a label can embed them). */
+  private readonly secrets = new Set<string>();
 
   constructor(
     private readonly flags: WalkFlags,
@@ -66,11 +68,13 @@ export class Walker {
       const out = new Builder(this.flags.textLimit);
       const ctx: Ctx = { visible: true, transparent: false, clip: undefined, pointer: false, inAct: false, depth: 0, mute: false };
       this.element(root, ctx, out);
+      const nodes = out.done();
+      if (this.secrets.size) scrub(nodes, [...this.secrets]);
       return {
         document: this.registry.namespace,
         url: location.href,
         title: document.title,
-        nodes: out.done(),
+        nodes,
         visited: this.visited,
         dropped: this.dropped,
       };
@@ -188,7 +192,7 @@ export class Walker {
       if (!name && tag !== 'canvas' && !act) return;
       const node: SnapNode = { role: tag === 'canvas' ? 'canvas' : act ? role ?? 'img' : 'img', handle: this.registry.handleFor(el) };
       if (name) node.name = cap(name, this.flags.nameLimit);
-      if (act) this.markAct(el, node, style, transparent, clip);
+      if (act) this.markAct(el, node, ctx.transparent, clip);
       this.nodes++;
       out.push(node);
       return;
@@ -198,7 +202,7 @@ export class Walker {
     if (!emit) {
       // A label's text names its control (https://html.spec.whatwg.org/multipage/forms.html#the-label-element).
       const control = tag === 'label' ? (el as HTMLLabelElement).control : null;
-      const mute = ctx.mute || (control !== null && this.cache.style(control).display !== 'none' && !isRedactedField(control));
+      const mute = ctx.mute || (control !== null && this.cache.style(control).display !== 'none');
       const inner: Ctx = { visible, transparent, clip, pointer, inAct: ctx.inAct, depth: ctx.depth, mute };
       if (block) out.break();
       this.content(el, inner, out);
@@ -209,11 +213,12 @@ export class Walker {
     // An outline node.
     const node: SnapNode = { role: role! };
     this.nodes++;
-    if (!UNNAMED.has(role!) && role !== 'clickable') {
+    if (!UNNAMED.has(role!) && role !== 'clickable' && (role !== 'row' || el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby'))) {
       const name = collapseWhitespace(this.cache.name(el));
       if (name) node.name = cap(name, this.flags.nameLimit);
     }
     const redacted = isRedactedField(el);
+    if (redacted) this.noteSecret(el);
     const value = redacted ? undefined : controlValue(el, role!, this.flags.valueLimit);
     if (value !== undefined && value !== '') node.value = value;
     const states = controlStates(el, role!, this.focused);
@@ -223,7 +228,7 @@ export class Walker {
     if (act || READABLE.has(role!)) node.handle = this.registry.handleFor(el);
     if (act) {
       node.act = 1;
-      states.push(...usability(el, this.cache, transparent, clip, this.labelsOf(el)));
+      states.push(...usability(el, this.cache, ctx.transparent, clip, this.labelsOf(el)));
     }
     if (states.length) node.states = states;
 
@@ -239,14 +244,24 @@ export class Walker {
       if (role === 'clickable' && children.length && children.every((c) => c.role === 'text')) {
         node.name = cap(children.map((c) => c.name).join(' '), this.flags.nameLimit);
       } else if (children.length) {
+        // A container named from its content repeats what its children say: keep the children, drop the name.
+        if (node.name && !act && NAME_FROM_CONTENT.has(role!) && children.some((c) => c.role !== 'text') && !el.hasAttribute('aria-label') && !el.hasAttribute('aria-labelledby')) delete node.name;
+
         // A first text child that repeats the name (a fieldset's legend, a figure's caption) is dropped.
         if (node.name && children[0]!.role === 'text' && children[0]!.name === node.name && children.length > 1) children.shift();
         node.children = children;
       }
     }
+    const partial = partialState(el, role!, node.children ?? []);
+    if (partial) node.states = [...(node.states ?? []), partial];
     if (block) out.break();
     out.push(node);
     if (block) out.break();
+  }
+
+  private noteSecret(el: Element): void {
+    const values = el.localName === 'select' ? Array.from((el as HTMLSelectElement).selectedOptions, (o) => o.label) : [(el as HTMLInputElement).value];
+    for (const v of values) if (v && v.trim().length >= 2) this.secrets.add(v.trim());
   }
 
   /** Whether a collapsible role carries a name of its own (then it is kept: a named group, form or region). */
@@ -307,7 +322,7 @@ export class Walker {
     return out;
   }
 
-  private markAct(el: Element, node: SnapNode, _style: CSSStyleDeclaration, transparent: boolean, clip: Clip | undefined): void {
+  private markAct(el: Element, node: SnapNode, transparent: boolean, clip: Clip | undefined): void {
     node.act = 1;
     const states = usability(el, this.cache, transparent, clip, []);
     if (states.length) node.states = [...(node.states ?? []), ...states];
@@ -317,4 +332,46 @@ export class Walker {
 function intersect(a: Clip | undefined, b: Clip): Clip {
   if (!a) return b;
   return { left: Math.max(a.left, b.left), top: Math.max(a.top, b.top), right: Math.min(a.right, b.right), bottom: Math.min(a.bottom, b.bottom) };
+}
+
+const ITEM_CONTAINERS = new Set(['list', 'listbox', 'grid', 'table', 'treegrid', 'tree', 'feed', 'menu', 'rowgroup']);
+
+/**
+ * Lists that render only a window of their rows say so through aria-setsize / aria-posinset on items or
+ * aria-rowcount on the container (https://www.w3.org/TR/wai-aria-1.2/#aria-setsize): such a list is marked
+ * `partial=first-last/total`, so the agent knows to scroll for more.
+ */
+function partialState(el: Element, role: string, children: SnapNode[]): string | undefined {
+  if (!ITEM_CONTAINERS.has(role)) return undefined;
+  let total = Number(el.getAttribute('aria-rowcount') ?? NaN);
+  let first = Infinity;
+  let last = 0;
+  const items = Array.from(el.querySelectorAll(':scope > [aria-setsize], :scope > * > [aria-setsize], :scope > [aria-rowindex], :scope > * > [aria-rowindex]'));
+  for (const it of items) {
+    const size = Number(it.getAttribute('aria-setsize') ?? NaN);
+    if (size > 0 && !(total >= size)) total = size;
+    const pos = Number(it.getAttribute('aria-posinset') ?? it.getAttribute('aria-rowindex') ?? NaN);
+    if (pos > 0) {
+      first = Math.min(first, pos);
+      last = Math.max(last, pos);
+    }
+  }
+  if (!(total > 0)) return undefined;
+  const shown = items.length || children.length;
+  if (shown >= total) return undefined;
+  return first <= last ? `partial=${first}-${last}/${total}` : `partial=${shown}/${total}`;
+}
+
+/** Replaces every occurrence of a redacted field's value in names, values and text by a marker. */
+function scrub(nodes: SnapNode[], secrets: string[]): void {
+  const clean = (t: string | undefined) => {
+    if (t === undefined) return t;
+    for (const sec of secrets) if (t.includes(sec)) t = t.split(sec).join('[redacted]');
+    return t;
+  };
+  for (const n of nodes) {
+    if (n.name !== undefined) n.name = clean(n.name);
+    if (n.value !== undefined) n.value = clean(n.value);
+    if (n.children) scrub(n.children, secrets);
+  }
 }

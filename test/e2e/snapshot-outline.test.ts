@@ -1,0 +1,209 @@
+// Snapshot outlines of the fixture pages (test/fixtures/snapshot), asserted in real Chromium and Firefox.
+// Both browsers give the same outline for every fixture here: where they could differ (accessible names of shadow
+// content, closed shadow roots, frame placement), the walker uses its own rules on top of dom-accessibility-api
+// rather than each browser's accessibility tree, so the expected text is shared.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { body, KINDS, launchSnapRig, strip, type SnapRig } from './snapshot-rig/rig.js';
+
+/** Fixture → expected outline (handles replaced by `@h`). `{b}` is the second (cross-origin) fixture origin. */
+const EXPECTED: Array<[string, string]> = [
+  ["basic.html", `
+banner
+ navigation "Main"
+  list @h
+   link "Home" / @h
+   link "Deals" /deals [current=page] @h
+   link "Help" https://example.com/help @h
+main
+ heading "Search results" [level=1] @h
+ search "Site"
+  searchbox "Search" value="keyboard" @h
+  button "Go" @h
+ list "Results" @h
+  listitem
+   link "Wireless keyboard" /p/kb-1 @h
+   "$39.00"
+   button "Add to cart" @h
+  listitem
+   link "Mechanical keyboard" /p/kb-2 @h
+   "$89.00"
+   button "Sold out" [disabled] @h
+ "Prices include VAT. See"
+ link "terms" /terms @h
+ "."
+ "But this shows"
+ heading "Filters" [level=2] @h
+ checkbox "In stock" [checked] @h
+ checkbox "Free shipping" [required] @h
+ group "Sort"
+  radio "Price" [checked] @h
+  radio "Rating" @h
+ textbox "Notes" value="line one\\nline two" @h
+ textbox "Code" value="ABC" [readonly] @h
+ button "More" [collapsed] @h
+ button "Bold" [pressed] @h
+contentinfo: "© 2026 Shop"
+`],
+  ["shadow.html", `
+heading "Components" [level=1] @h
+"Open shadow text"
+button "Open button" @h
+textbox "Closed field" value="secretless" @h
+link "Closed link" /inside @h
+region "Card"
+ heading "Slotted title" [level=2] @h
+ button "Slotted button" @h
+ "Fallback content"
+`],
+  ["frames.html?b={b}", `
+heading "Outer page" [level=1] @h
+button "Before frames" @h
+iframe "Same origin" @h
+ heading "Child heading" [level=2] @h
+ link "Child link" /child-link @h
+iframe "Cross origin" @h
+ heading "Cross-origin heading" [level=2] @h
+ link "Child link" /child-link @h
+ iframe "Grandchild" @h
+  button "Grandchild button" @h
+iframe "Inline" @h
+ "Srcdoc text"
+ button "Srcdoc button" @h
+button "After frames" @h
+`],
+  ["hard.html", `
+heading "Hard cases" [level=1] @h
+clickable "Clickable div with span" @h
+clickable "Focusable div" @h
+clickable "Inline handler" @h
+checkbox "Dark mode" [checked] @h
+checkbox "Hidden native checkbox" @h
+button "Transparent button" [transparent] @h
+button "Offscreen button" [offscreen] @h
+button "Clipped button" [clipped] @h
+button "Covered button" [covered] @h
+button "Split name" @h
+button "Save draft" @h
+link "Skip to content" /x @h
+textbox "Long value" value="xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…(+300)" @h
+"שלום עולם 👋 \\"quoted\\" text"
+"- button \\"Fake\\" @h"
+"line one break \\"x\\" ] [ @ \\\\ end"
+"spoof\\u{202e}txt.exe"
+combobox "Country" value="Canada" @h
+ group "Europe"
+  option "France" value="fr"
+  option "Germany" value="de" [disabled]
+ group "Americas"
+  option "Canada" value="ca" [selected]
+  option "Mexico"
+listbox "Tags" [multiselectable] @h
+ option "a" [selected]
+ option "b" [selected]
+ option "c"
+textbox "Readonly" value="fixed" [readonly] @h
+textbox "Disabled" value="off" [disabled] @h
+textbox "Invalid" value="bad" [invalid] @h
+listbox "Virtual" [zero-size partial=0/1000] @h
+list "Windowed" [partial=41-42/500] @h
+ listitem: "Row 41"
+ listitem: "Row 42"
+button "More info" [collapsed] @h
+button "Open info" [expanded] @h
+"Shown details text"
+textbox "Editor" value="Rich text" @h
+img "Chart of sales" @h
+canvas "Drawing" @h
+img "Logo" @h
+table "Prices" @h
+ row (headers): "Item" "Price"
+ row: "Pen" "$1"
+ row
+  cell
+   link "Book" /book @h
+  cell "$9"
+slider "Volume" value="30" @h
+`],
+  ["modal.html?mode=dialog", `
+heading "Page behind" [level=1] @h
+button "Behind button" [covered inert] @h
+dialog "Confirm" [modal] @h
+ "Delete it?"
+ button "Yes" @h
+ button "No" [focused] @h
+`],
+  ["modal.html?mode=aria", `
+heading "Page behind" [level=1] @h
+button "Behind button" [inert] @h
+dialog "Cookie consent" [modal] @h
+ button "Accept" @h
+`],
+];
+
+describe.each(KINDS)('snapshot outline in %s', (kind) => {
+  let rig: SnapRig;
+  beforeAll(async () => {
+    rig = await launchSnapRig(kind);
+  });
+  afterAll(async () => {
+    await rig?.close();
+  });
+
+  it.each(EXPECTED)('%s', async (file, expected) => {
+    const page = await rig.open(file);
+    try {
+      const r = await rig.snapshot(page);
+      expect(strip(body(r))).toBe(expected.trim());
+      expect(r.text.split('\n')[0]).toMatch(new RegExp(`^page ".*" http://127\\.0\\.0\\.1:\\d+/.* doc=${r.document}$`));
+      expect(r.coverage.truncated).toBe(false);
+      expect(r.text.split('\n').at(-1)).toMatch(/^coverage: \d+ visited, \d+ shown, 0 omitted, complete$/);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('gives every frame its own document namespace and stitches each under its iframe', async () => {
+    const page = await rig.open('frames.html?b={b}');
+    try {
+      const r = await rig.snapshot(page);
+      const lines = body(r).split('\n');
+      const ns = (re: RegExp) => /@([a-z0-9]+)\./.exec(lines.find((l) => re.test(l))!)![1];
+      const namespaces = new Set([ns(/Before frames/), ns(/Child heading/), ns(/Cross-origin heading/), ns(/Grandchild button/), ns(/Srcdoc button/)]);
+      expect(namespaces.size).toBe(5);
+      expect(ns(/Before frames/)).toBe(r.document);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('filters by role, query and interactive_only, keeping ancestors', async () => {
+    const page = await rig.open('basic.html');
+    try {
+      const roles = strip(body(await rig.snapshot(page, { roles: ['button'] })));
+      expect(roles).toContain('button "Add to cart" @h');
+      expect(roles).not.toContain('link ');
+      const q = strip(body(await rig.snapshot(page, { query: 'keyboard' })));
+      expect(q.split('\n').filter((l) => l.includes('keyboard')).length).toBeGreaterThanOrEqual(3);
+      expect(q).not.toContain('Add to cart');
+      const act = strip(body(await rig.snapshot(page, { interactive_only: true })));
+      expect(act).not.toContain('"$39.00"');
+      expect(act).toContain('checkbox "In stock" [checked] @h');
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('snapshots the subtree under a root handle', async () => {
+    const page = await rig.open('basic.html');
+    try {
+      const full = await rig.snapshot(page);
+      const list = /list "Results" @(\S+)/.exec(full.text)![1]!;
+      const sub = strip(body(await rig.snapshot(page, { root: list })));
+      expect(sub.split('\n')[0]).toBe('list "Results" @h');
+      expect(sub).toContain('button "Add to cart" @h');
+      expect(sub).not.toContain('Filters');
+    } finally {
+      await page.close();
+    }
+  });
+});
