@@ -36,8 +36,8 @@ chrome.webNavigation.onDOMContentLoaded.addListener((details) => {
 onSharingChanged(() => void sendTabs());
 
 chrome.runtime.onMessage.addListener((message: unknown, sender, sendResponse) => {
-  // Only the extension's own pages (popup, options) may change sharing; content scripts have a tab and are refused.
-  if (sender.id !== chrome.runtime.id || sender.tab !== undefined) return false;
+  // Only the extension's own pages (popup, options) may change sharing: content scripts run at web URLs and are refused.
+  if (sender.id !== chrome.runtime.id || !sender.url?.startsWith(chrome.runtime.getURL(''))) return false;
   const parsed = PopupRequestSchema.safeParse(message);
   if (!parsed.success) return false;
   void answerPopup(parsed.data).then(sendResponse);

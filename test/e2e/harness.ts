@@ -66,6 +66,8 @@ export interface Rig {
   client(era?: 'legacy' | 'modern', name?: string): Promise<Client>;
   /** Runs the oriel CLI with this rig's environment; returns stdout. */
   cli(args: string[]): string;
+  /** Browsers the hub sees connected right now (0 when the hub is not running). */
+  connectedBrowsers(): number;
   close(): Promise<void>;
 }
 
@@ -134,6 +136,14 @@ export async function launchRig(kind: BrowserKind, options: { hubIdleMs?: number
     env,
     tmp,
     cli,
+    connectedBrowsers() {
+      try {
+        const status = JSON.parse(cli(['status', '--json'])) as { browsers?: Array<{ connected: boolean }> };
+        return (status.browsers ?? []).filter((b) => b.connected).length;
+      } catch {
+        return 0;
+      }
+    },
     async open(url) {
       const page = await browser.newPage();
       await page.goto(url, { waitUntil: 'load' });
