@@ -4,5 +4,9 @@ import { listSessions } from './sessions.js';
 import { snapshot } from './snapshot.js';
 import { click } from './click.js';
 import { navigate } from './navigate.js';
+import { type } from './input.js';
+import { waitFor, extract, extractRows } from './read.js';
+import { evaluate } from './evaluate.js';
+import { screenshot } from './screenshot.js';
 
-export const TOOLS: readonly ToolDefinition[] = [listSessions, snapshot, click, navigate];
+export const TOOLS: readonly ToolDefinition[] = [listSessions, snapshot, click, navigate, type, waitFor, extract, extractRows, evaluate, screenshot];

@@ -1,0 +1,22 @@
+// evaluate: the escape hatch — one JavaScript expression in the page's main world (SPEC §4). Needs the exec grant.
+// Page side: extension/background/ops/evaluate.ts.
+import { EvaluateArgs, EvaluateResult } from '../../../shared/ops.js';
+import { defineTool } from './types.js';
+
+export const evaluate = defineTool({
+  name: 'evaluate',
+  title: 'Run a JavaScript expression in the page',
+  description:
+    "Escape hatch: evaluates one JavaScript expression in the shared tab's own page context (awaiting a promise) and returns its JSON value, bounded. It can change the page and needs the user's exec permission. Works on pages whose CSP forbids eval once the user allows user scripts for Oriel; otherwise fails saying what to enable. Prefer snapshot, extract and extract_rows to read, click and type to act.",
+  input: EvaluateArgs,
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+  capability: 'exec',
+  timeout: { default: 15_000, max: 65_000 },
+  async handler(args, ctx) {
+    const { session, document, ...rest } = args as typeof args & { session?: string; document?: string };
+    const timeoutMs = (rest.timeout_ms ?? 10_000) + 5_000;
+    const value = EvaluateResult.parse(await ctx.callPage(session, 'evaluate', rest, { document, timeoutMs }));
+    const json = value.value === undefined ? 'undefined' : JSON.stringify(value.value);
+    return { structured: value, text: `${value.type}: ${json}${value.truncated ? ' [truncated]' : ''}` };
+  },
+});

@@ -1,0 +1,64 @@
+// wait_for, extract, extract_rows: reading the page without changing it (SPEC §4).
+// Page side: extension/content/actions/wait.ts, extract.ts, rows.ts.
+import { ExtractArgs, ExtractResult, ExtractRowsArgs, ExtractRowsResult, WaitForArgs, WaitForResult } from '../../../shared/ops.js';
+import { orielError } from '../../../shared/errors.js';
+import { defineTool } from './types.js';
+
+type Common = { session?: string; document?: string };
+
+export const waitFor = defineTool({
+  name: 'wait_for',
+  title: 'Wait for an element or text',
+  description:
+    'Waits until a handle, a CSS selector or a piece of visible text becomes visible (default), hidden, attached or detached in the shared tab, reacting to page changes as they happen; fails with timeout after timeout_ms (default 10000, at most 60000). Returns a handle for what it found. Does not change the page. Use it after an action that loads content; to read the page now use snapshot.',
+  input: WaitForArgs,
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  capability: 'read',
+  timeout: { default: 15_000, max: 65_000 },
+  async handler(args, ctx) {
+    const { session, document, ...rest } = args as typeof args & Common;
+    const given = [rest.handle, rest.selector, rest.text].filter((v) => v !== undefined).length;
+    if (given !== 1) throw orielError('invalid_argument', 'Give exactly one of handle, selector or text.');
+    const timeoutMs = (rest.timeout_ms ?? 10_000) + 5_000;
+    const value = WaitForResult.parse(await ctx.callPage(session, 'wait_for', rest, { document, timeoutMs }));
+    return { structured: value, text: `It is ${value.state} (after ${value.elapsed_ms} ms)${value.handle ? `: ${value.handle}` : ''}.` };
+  },
+});
+
+export const extract = defineTool({
+  name: 'extract',
+  title: 'Read one value from an element',
+  description:
+    'Reads one value from one element of the shared tab without changing it: its visible text (default), its form value, an attribute, or a live DOM property (e.g. checked, validity). The element is a handle from snapshot or a CSS selector matching exactly one element. Password, one-time-code and card fields are refused. For many rows at once use extract_rows; for page-script state use evaluate.',
+  input: ExtractArgs,
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  capability: 'read',
+  timeout: { default: 10_000, max: 30_000 },
+  async handler(args, ctx) {
+    const { session, document, ...rest } = args as typeof args & Common;
+    if ((rest.handle === undefined) === (rest.selector === undefined)) throw orielError('invalid_argument', 'Give exactly one of handle or selector.', { next: 'snapshot' });
+    const value = ExtractResult.parse(await ctx.callPage(session, 'extract', rest, { document }));
+    const shown = typeof value.value === 'string' ? value.value : JSON.stringify(value.value);
+    return { structured: value, text: `${value.handle}: ${shown}${value.truncated ? ' [truncated]' : ''}` };
+  },
+});
+
+export const extractRows = defineTool({
+  name: 'extract_rows',
+  title: 'Read a list or table as records',
+  description:
+    'Reads a list or table of the shared tab as records without changing it. Give a table handle (columns come from its headers, rowspan/colspan resolved) or a list handle, or a row CSS selector plus columns mapping names to selectors relative to each row ("a@href" reads an attribute). Returns at most max_rows rows (default 100) and a next_cursor to continue. For one value use extract; to see the page structure use snapshot.',
+  input: ExtractRowsArgs,
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  capability: 'read',
+  timeout: { default: 15_000, max: 30_000 },
+  async handler(args, ctx) {
+    const { session, document, ...rest } = args as typeof args & Common;
+    if (rest.handle === undefined && rest.selector === undefined) throw orielError('invalid_argument', 'Give a table or list handle, or a row selector.', { next: 'snapshot' });
+    const value = ExtractRowsResult.parse(await ctx.callPage(session, 'extract_rows', rest, { document }));
+    const lines = value.rows.map((r) => value.columns.map((c) => r[c] ?? '').join(' | '));
+    const head = `${value.rows.length} of ${value.total} rows; columns: ${value.columns.join(' | ')}`;
+    const tail = value.next_cursor ? `\nMore rows: call again with cursor "${value.next_cursor}".` : '';
+    return { structured: value, text: `${head}\n${lines.join('\n')}${tail}` };
+  },
+});

@@ -1,0 +1,27 @@
+// screenshot: a bounded, downscaled image of the visible tab or of one element (SPEC §4).
+// Page side: extension/background/ops/screenshot.ts (capture, crop, scale) and content element_rect.
+import { ScreenshotArgs, ScreenshotResult } from '../../../shared/ops.js';
+import { orielError } from '../../../shared/errors.js';
+import { defineTool } from './types.js';
+
+export const screenshot = defineTool({
+  name: 'screenshot',
+  title: 'Capture the tab or one element as an image',
+  description:
+    'Returns a downscaled image (JPEG by default) of what the shared tab shows, or of one element named by a handle or a CSS selector (scrolled into view first). The tab must be the visible tab of its window. Use it for canvas, charts, images and layout questions; to read text, names and handles use snapshot, which is far smaller.',
+  input: ScreenshotArgs,
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  capability: 'read',
+  timeout: { default: 15_000, max: 30_000 },
+  async handler(args, ctx) {
+    const { session, document, ...rest } = args as typeof args & { session?: string; document?: string };
+    if (rest.handle !== undefined && rest.selector !== undefined) throw orielError('invalid_argument', 'Give at most one of handle or selector.');
+    const value = ScreenshotResult.parse(await ctx.callPage(session, 'screenshot', rest, { document }));
+    const { data, ...meta } = value;
+    return {
+      structured: meta,
+      text: `Screenshot ${value.width}×${value.height} ${value.mime_type}, ${value.bytes} bytes${value.handle ? ` of ${value.handle}` : ''}.`,
+      image: { data, mimeType: value.mime_type },
+    };
+  },
+});

@@ -1,0 +1,160 @@
+// The `evaluate` operation: one expression in the top frame's main world. Prefers userScripts.execute (runs a code
+// string regardless of the page's CSP, once the user allows it), else scripting.executeScript in the MAIN world
+// (whose eval obeys the CSP). MCP side: broker/mcp/tools/evaluate.ts.
+import { EvaluateArgs, type EvaluateResult } from '../../../shared/ops.js';
+import { orielError, type OrielError } from '../../../shared/errors.js';
+
+const DEFAULT_MAX_CHARS = 20_000;
+const DEFAULT_TIMEOUT_MS = 10_000;
+
+/** What the page-side runner reports back. */
+type Outcome =
+  | { ok: true; type: string; json: string | null; truncated: boolean }
+  | { ok: false; kind: 'throw' | 'serialize' | 'timeout' | 'csp'; name: string; message: string };
+
+export async function evaluate(tab: number, raw: Record<string, unknown>): Promise<EvaluateResult> {
+  const { call: _call, ...rest } = raw;
+  const parsed = EvaluateArgs.safeParse(rest);
+  if (!parsed.success) throw orielError('invalid_argument', `Invalid arguments for evaluate: ${parsed.error.issues[0]?.message ?? 'wrong shape'}.`);
+  const { expression } = parsed.data;
+  const max = parsed.data.max_chars ?? DEFAULT_MAX_CHARS;
+  const timeoutMs = parsed.data.timeout_ms ?? DEFAULT_TIMEOUT_MS;
+
+  const viaUserScripts = await tryUserScripts(tab, expression, max, timeoutMs);
+  const outcome = viaUserScripts ?? (await viaScripting(tab, expression, max, timeoutMs));
+  const via = viaUserScripts ? 'userScripts' : 'scripting';
+  if (!outcome.ok) {
+    if (outcome.kind === 'csp') throw unavailable();
+    throw pageError(outcome);
+  }
+  let value: unknown = null;
+  if (outcome.json !== null) value = outcome.truncated ? outcome.json : JSON.parse(outcome.json);
+  return { value, type: outcome.type, truncated: outcome.truncated, via };
+}
+
+/** The error that says exactly what the user must switch on, per browser. */
+function unavailable(): OrielError {
+  const firefox = typeof (globalThis as { browser?: { runtime?: { getBrowserInfo?: unknown } } }).browser?.runtime?.getBrowserInfo === 'function';
+  const what = firefox
+    ? "In Firefox open about:addons → Oriel → Permissions and turn on \"Execute user scripts\" (Oriel's optional userScripts permission)."
+    : 'In Chrome open chrome://extensions → Oriel → Details and turn on "Allow User Scripts".';
+  return orielError('evaluate_unavailable', `This page's Content-Security-Policy forbids evaluating code, and user scripts are not allowed for Oriel. ${what} Then retry.`, {
+    next: 'ask the user to enable user scripts for Oriel, or read the page with snapshot / extract instead',
+  });
+}
+
+function pageError(o: { kind: string; name: string; message: string }): OrielError {
+  if (o.kind === 'timeout') return orielError('timeout', `The expression's promise did not settle in time. ${o.message}`.slice(0, 1000));
+  if (o.kind === 'serialize') return orielError('page_error', `The value cannot be turned into JSON (${o.message.slice(0, 300)}). Return plain data, e.g. map elements to their text.`);
+  const hint = o.name === 'SyntaxError' ? ' evaluate takes one expression; wrap statements in (() => { … })().' : '';
+  return orielError('page_error', `The page threw ${o.name}: ${o.message.slice(0, 1500)}${hint}`, { details: { name: o.name.slice(0, 100) } });
+}
+
+/**
+ * Runs in the page: awaits the thunk (bounded by `timeoutMs`), then serialises the value to JSON of at most `max`
+ * characters. Self-contained: it is injected by source.
+ */
+function runInPage(thunk: () => unknown, max: number, timeoutMs: number): Promise<Outcome> {
+  const describe = (e: unknown) => ({
+    name: String((e as { name?: unknown } | null)?.name ?? 'Error').slice(0, 100),
+    message: String((e as { message?: unknown } | null)?.message ?? e).slice(0, 2000),
+  });
+  return new Promise<unknown>((resolve, reject) => {
+    const timer = setTimeout(() => reject(Object.assign(new Error(`Waited ${timeoutMs} ms.`), { oriel: 'timeout' })), timeoutMs);
+    Promise.resolve()
+      .then(thunk)
+      .then(
+        (v) => {
+          clearTimeout(timer);
+          resolve(v);
+        },
+        (e) => {
+          clearTimeout(timer);
+          reject(e);
+        },
+      );
+  }).then(
+    (v): Outcome => {
+      const type = v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v;
+      let json: string | undefined;
+      try {
+        json = JSON.stringify(v);
+      } catch (e) {
+        return { ok: false, kind: 'serialize', ...describe(e) };
+      }
+      if (json === undefined) return { ok: true, type, json: null, truncated: false };
+      if (json.length > max) return { ok: true, type, json: json.slice(0, max), truncated: true };
+      return { ok: true, type, json, truncated: false };
+    },
+    (e): Outcome => {
+      if ((e as { oriel?: string } | null)?.oriel === 'timeout') return { ok: false, kind: 'timeout', ...describe(e) };
+      return { ok: false, kind: 'throw', ...describe(e) };
+    },
+  );
+}
+
+/**
+ * Runs in the page through scripting.executeScript: compiles the expression with the Function constructor, which
+ * the page's CSP may forbid (reported as `csp`).
+ */
+function compileAndRun(expression: string, max: number, timeoutMs: number, runnerSource: string): Promise<Outcome> {
+  let thunk: () => unknown;
+  let runner: typeof runInPage;
+  try {
+    runner = (0, eval)(`(${runnerSource})`) as typeof runInPage;
+    thunk = new Function(`return (\n${expression}\n);`) as () => unknown;
+  } catch (e) {
+    const name = String((e as { name?: unknown } | null)?.name ?? 'Error');
+    const message = String((e as { message?: unknown } | null)?.message ?? e);
+    // CSP refusals are EvalError in Chromium and Firefox ("call to Function() blocked by CSP").
+    if (name === 'EvalError' || /Content Security Policy|unsafe-eval|blocked by CSP/i.test(message)) {
+      return Promise.resolve({ ok: false, kind: 'csp', name, message: message.slice(0, 500) });
+    }
+    return Promise.resolve({ ok: false, kind: 'throw', name, message: message.slice(0, 2000) });
+  }
+  return runner(thunk, max, timeoutMs);
+}
+
+async function viaScripting(tab: number, expression: string, max: number, timeoutMs: number): Promise<Outcome> {
+  try {
+    const [first] = await chrome.scripting.executeScript({
+      target: { tabId: tab, frameIds: [0] },
+      world: 'MAIN',
+      func: compileAndRun,
+      args: [expression, max, timeoutMs, runInPage.toString()],
+    });
+    return (first?.result as Outcome | undefined) ?? { ok: false, kind: 'throw', name: 'Error', message: 'The page gave no result (it may be navigating).' };
+  } catch (err) {
+    throw injectionFailed(err);
+  }
+}
+
+/** userScripts.execute when the browser has it and the user allowed it; undefined otherwise. */
+async function tryUserScripts(tab: number, expression: string, max: number, timeoutMs: number): Promise<Outcome | undefined> {
+  let api: { execute?: (i: unknown) => Promise<Array<{ result?: unknown; error?: string }>> } | undefined;
+  try {
+    // Chrome throws on access while "Allow User Scripts" is off; the namespace is absent without the permission.
+    api = (chrome as unknown as { userScripts?: typeof api }).userScripts;
+    if (typeof api?.execute !== 'function') return undefined;
+  } catch {
+    return undefined;
+  }
+  // The expression becomes the body of an arrow function inside the runner call: no eval, so no CSP check.
+  const code = `(${runInPage.toString()})(async () => (\n${expression}\n), ${JSON.stringify(max)}, ${JSON.stringify(timeoutMs)})`;
+  try {
+    const [first] = await api.execute({ target: { tabId: tab, frameIds: [0] }, world: 'MAIN', injectImmediately: true, js: [{ code }] });
+    if (first?.error) return { ok: false, kind: 'throw', name: /SyntaxError/.test(first.error) ? 'SyntaxError' : 'Error', message: first.error };
+    return (first?.result as Outcome | undefined) ?? { ok: false, kind: 'throw', name: 'SyntaxError', message: 'The expression did not compile.' };
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    if (/user ?scripts|not allowed|permission/i.test(message)) return undefined;
+    if (/SyntaxError|Unexpected|unexpected/i.test(message)) return { ok: false, kind: 'throw', name: 'SyntaxError', message };
+    throw injectionFailed(err);
+  }
+}
+
+function injectionFailed(err: unknown): OrielError {
+  const message = err instanceof Error ? err.message : String(err);
+  if (/No tab with id|Invalid tab ID/i.test(message)) return orielError('session_gone', 'The tab was closed.');
+  return orielError('unsupported', `Oriel cannot run code in this page (${message.slice(0, 200)}). Browser pages and some protected sites forbid extensions.`);
+}

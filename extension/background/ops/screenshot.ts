@@ -1,0 +1,120 @@
+// The `screenshot` operation: capture the visible tab, optionally crop to one element (its box from the content
+// script's element_rect), downscale and encode in the background with OffscreenCanvas. MCP side:
+// broker/mcp/tools/screenshot.ts.
+import { ScreenshotArgs, type ScreenshotResult } from '../../../shared/ops.js';
+import { orielError } from '../../../shared/errors.js';
+import { frameOfDocument, sendToFrame } from '../frames.js';
+
+const DEFAULT_MAX_WIDTH = 1280;
+const DEFAULT_QUALITY = 70;
+/** Largest encoded image, bytes: quality and then size step down until it fits. */
+const MAX_BYTES = 900_000;
+
+interface ElementBox {
+  handle: string;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  viewport: { width: number; height: number };
+}
+
+export async function screenshot(tab: number, raw: Record<string, unknown>): Promise<ScreenshotResult> {
+  const { call: _call, ...rest } = raw;
+  const parsed = ScreenshotArgs.safeParse(rest);
+  if (!parsed.success) throw orielError('invalid_argument', `Invalid arguments for screenshot: ${parsed.error.issues[0]?.message ?? 'wrong shape'}.`);
+  const args = parsed.data;
+  if (args.handle !== undefined && args.selector !== undefined) throw orielError('invalid_argument', 'Give at most one of handle or selector.');
+
+  let info: chrome.tabs.Tab;
+  try {
+    info = await chrome.tabs.get(tab);
+  } catch {
+    throw orielError('session_gone', 'The tab was closed.');
+  }
+  if (!info.active) {
+    throw orielError('not_actionable', 'The tab is not the visible tab of its window, and a screenshot captures only what is on screen. Ask the user to bring the tab to the front, or use snapshot, which works on background tabs.', {
+      details: { reason: 'tab not visible' },
+      next: 'snapshot, or ask the user to show the tab',
+    });
+  }
+  const box = args.handle !== undefined || args.selector !== undefined ? await elementBox(tab, args.handle, args.selector) : undefined;
+  const png = await capture(info.windowId);
+  const bitmap = await createImageBitmap(png);
+  try {
+    let sx = 0;
+    let sy = 0;
+    let sw = bitmap.width;
+    let sh = bitmap.height;
+    if (box) {
+      // The capture is in device pixels; the box in CSS pixels of the same viewport.
+      const scale = bitmap.width / box.viewport.width;
+      sx = clamp(Math.floor(box.x * scale), 0, bitmap.width - 1);
+      sy = clamp(Math.floor(box.y * scale), 0, bitmap.height - 1);
+      sw = clamp(Math.ceil(box.width * scale), 1, bitmap.width - sx);
+      sh = clamp(Math.ceil(box.height * scale), 1, bitmap.height - sy);
+    }
+    const format = args.format ?? 'jpeg';
+    let width = Math.min(sw, args.max_width ?? DEFAULT_MAX_WIDTH);
+    let quality = (args.quality ?? DEFAULT_QUALITY) / 100;
+    for (;;) {
+      const height = Math.max(1, Math.round((sh * width) / sw));
+      const canvas = new OffscreenCanvas(width, height);
+      const g = canvas.getContext('2d');
+      if (!g) throw orielError('unsupported', 'This browser cannot draw images in the extension background.');
+      g.imageSmoothingQuality = 'high';
+      g.drawImage(bitmap, sx, sy, sw, sh, 0, 0, width, height);
+      const blob = await canvas.convertToBlob(format === 'png' ? { type: 'image/png' } : { type: 'image/jpeg', quality });
+      if (blob.size <= MAX_BYTES || width <= 100) {
+        const result: ScreenshotResult = { data: await base64(blob), mime_type: blob.type || `image/${format}`, width, height, bytes: blob.size };
+        if (box) result.handle = box.handle;
+        return result;
+      }
+      if (format === 'jpeg' && quality > 0.4) quality -= 0.15;
+      else width = Math.max(100, Math.floor(width * 0.75));
+    }
+  } finally {
+    bitmap.close();
+  }
+}
+
+function clamp(v: number, lo: number, hi: number): number {
+  return Math.min(Math.max(v, lo), Math.max(lo, hi));
+}
+
+/** The element's box from the content script of its frame; only top-frame elements can be cropped from the tab. */
+async function elementBox(tab: number, handle: string | undefined, selector: string | undefined): Promise<ElementBox> {
+  let frameId = 0;
+  if (handle !== undefined) {
+    const found = await frameOfDocument(tab, handle.slice(0, handle.indexOf('.')));
+    if (found === undefined) throw orielError('unknown_handle', `Handle ${handle} does not belong to any document now shown in this tab. Take a new snapshot.`);
+    frameId = found;
+  }
+  if (frameId !== 0) throw orielError('unsupported', 'Element screenshots work for elements of the top frame; capture the whole tab instead (screenshot without handle).');
+  const reply = await sendToFrame(tab, frameId, 'element_rect', handle !== undefined ? { handle } : { selector: selector! });
+  return reply.value as ElementBox;
+}
+
+/** captureVisibleTab, retried once past Chromium's two-captures-per-second quota. */
+async function capture(windowId: number): Promise<Blob> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const url = await chrome.tabs.captureVisibleTab(windowId, { format: 'png' });
+      return await (await fetch(url)).blob();
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      if (attempt < 2 && /MAX_CAPTURE_VISIBLE_TAB_CALLS_PER_SECOND|quota/i.test(message)) {
+        await new Promise((r) => setTimeout(r, 600));
+        continue;
+      }
+      throw orielError('unsupported', `The browser refused to capture the tab (${message.slice(0, 200)}). The window may be minimised or the page may be a protected browser page.`);
+    }
+  }
+}
+
+async function base64(blob: Blob): Promise<string> {
+  const bytes = new Uint8Array(await blob.arrayBuffer());
+  let s = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(s);
+}
