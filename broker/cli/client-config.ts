@@ -1,0 +1,115 @@
+// `oriel config <client>`: the MCP server entry for common clients, with the file it belongs in on each OS.
+import type { HostOs } from './context.js';
+import { shQuote } from './launcher.js';
+
+/** Clients `oriel config` knows. */
+export const MCP_CLIENTS = ['claude-desktop', 'claude-code', 'cursor', 'vscode', 'codex', 'windsurf', 'generic'] as const;
+export type McpClient = (typeof MCP_CLIENTS)[number];
+
+/** A configuration to paste: its text, format, and where it goes. */
+export interface ClientConfig {
+  client: McpClient;
+  format: 'json' | 'toml' | 'shell';
+  /** What to paste or run; stdout carries only this, so it can be redirected. */
+  snippet: string;
+  /** Where it goes, one line per OS or scope. */
+  where: string[];
+}
+
+/** The server name the entry is registered under. */
+export const SERVER_NAME = 'oriel';
+
+function json(value: unknown): string {
+  return JSON.stringify(value, null, 2) + '\n';
+}
+
+/** A TOML basic string: JSON's escapes (`\"`, `\\`, `\n`, `\uXXXX`) are all valid TOML escapes. */
+function tomlString(s: string): string {
+  return JSON.stringify(s);
+}
+
+/** Quotes a word for the user's shell: POSIX single quotes, or double quotes on Windows. */
+function shellWord(word: string, os: HostOs): string {
+  if (/^[\w@%+=:,./-]+$/.test(word)) return word;
+  return os === 'win32' ? `"${word}"` : shQuote(word);
+}
+
+/**
+ * The configuration snippet for `client`, running `<nodePath> <cliPath> mcp` (absolute paths, so it works without
+ * `oriel` on the client's PATH).
+ */
+export function clientConfig(client: McpClient, run: { nodePath: string; cliPath: string; os: HostOs }): ClientConfig {
+  const command = run.nodePath;
+  const args = [run.cliPath, 'mcp'];
+  const stdio = { command, args };
+  switch (client) {
+    case 'claude-desktop':
+      return {
+        client,
+        format: 'json',
+        snippet: json({ mcpServers: { [SERVER_NAME]: stdio } }),
+        where: [
+          'Merge into "mcpServers" of claude_desktop_config.json (Claude Desktop: Settings → Developer → Edit Config), then restart Claude Desktop:',
+          '  macOS:   ~/Library/Application Support/Claude/claude_desktop_config.json',
+          '  Windows: %APPDATA%\\Claude\\claude_desktop_config.json',
+          '  Linux:   ~/.config/Claude/claude_desktop_config.json',
+        ],
+      };
+    case 'claude-code':
+      return {
+        client,
+        format: 'shell',
+        snippet: ['claude', 'mcp', 'add', '--scope', 'user', SERVER_NAME, '--', command, ...args].map((w) => shellWord(w, run.os)).join(' ') + '\n',
+        where: [
+          'Run this command. With --scope user Claude Code keeps the entry in ~/.claude.json (every OS; %USERPROFILE%\\.claude.json on Windows);',
+          'use --scope project instead to write .mcp.json in the current project.',
+        ],
+      };
+    case 'cursor':
+      return {
+        client,
+        format: 'json',
+        snippet: json({ mcpServers: { [SERVER_NAME]: stdio } }),
+        where: [
+          'Merge into "mcpServers" of Cursor\'s mcp.json:',
+          '  all projects: ~/.cursor/mcp.json (Windows: %USERPROFILE%\\.cursor\\mcp.json)',
+          '  one project:  <project>/.cursor/mcp.json',
+        ],
+      };
+    case 'vscode':
+      return {
+        client,
+        format: 'json',
+        snippet: json({ servers: { [SERVER_NAME]: { type: 'stdio', ...stdio } } }),
+        where: [
+          'Merge into "servers" of an mcp.json:',
+          '  one workspace: <workspace>/.vscode/mcp.json',
+          '  your profile (command "MCP: Open User Configuration"):',
+          '    Linux:   ~/.config/Code/User/mcp.json',
+          '    macOS:   ~/Library/Application Support/Code/User/mcp.json',
+          '    Windows: %APPDATA%\\Code\\User\\mcp.json',
+        ],
+      };
+    case 'codex':
+      return {
+        client,
+        format: 'toml',
+        snippet: `[mcp_servers.${SERVER_NAME}]\ncommand = ${tomlString(command)}\nargs = [${args.map(tomlString).join(', ')}]\n`,
+        where: ['Append to ~/.codex/config.toml (Windows: %USERPROFILE%\\.codex\\config.toml; $CODEX_HOME/config.toml when CODEX_HOME is set).'],
+      };
+    case 'windsurf':
+      return {
+        client,
+        format: 'json',
+        snippet: json({ mcpServers: { [SERVER_NAME]: stdio } }),
+        where: ['Merge into "mcpServers" of ~/.codeium/windsurf/mcp_config.json (Windows: %USERPROFILE%\\.codeium\\windsurf\\mcp_config.json), then refresh Windsurf\'s MCP servers.'],
+      };
+    case 'generic':
+      return {
+        client,
+        format: 'json',
+        snippet: json({ name: SERVER_NAME, transport: 'stdio', ...stdio }),
+        where: ['Any MCP client that starts stdio servers: run "command" with "args". The server speaks MCP on stdin/stdout and logs to stderr.'],
+      };
+  }
+}

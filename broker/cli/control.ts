@@ -1,0 +1,50 @@
+// The control connection to the hub socket, as `oriel status` and `oriel doctor` use it: hello, status, one answer.
+// The hub's side lives in broker/hub. Never starts the hub.
+import net from 'node:net';
+import { encodeFrame, FrameDecoder } from '../../shared/framing.js';
+import { ControlStatusSchema, type ControlStatus } from '../../shared/protocol.js';
+
+/** What asking the hub for its status found. */
+export type HubQuery =
+  | { state: 'running'; status: ControlStatus }
+  | { state: 'not_running'; detail: string }
+  | { state: 'error'; detail: string };
+
+/**
+ * Connects to the hub socket, sends `{t:'hello', role:'control'}` then `{t:'status'}`, and waits for a frame that
+ * matches {@link ControlStatusSchema}. A missing socket or a refused connection means the hub is not running.
+ */
+export function queryHubStatus(socketPath: string, timeoutMs = 3000): Promise<HubQuery> {
+  return new Promise((resolve) => {
+    const socket = net.createConnection(socketPath);
+    const decoder = new FrameDecoder();
+    let settled = false;
+    const finish = (result: HubQuery) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(result);
+    };
+    const timer = setTimeout(() => finish({ state: 'error', detail: `the hub did not answer within ${timeoutMs} ms` }), timeoutMs);
+    socket.on('connect', () => {
+      socket.write(encodeFrame({ t: 'hello', role: 'control' }));
+      socket.write(encodeFrame({ t: 'status' }));
+    });
+    socket.on('data', (chunk: Buffer) => {
+      for (const frame of decoder.push(chunk)) {
+        if (frame.kind !== 'frame') return finish({ state: 'error', detail: `the hub sent an unreadable frame (${frame.kind})` });
+        const status = ControlStatusSchema.safeParse(frame.value);
+        if (status.success) return finish({ state: 'running', status: status.data });
+        const error = (frame.value as { error?: { message?: unknown } } | null)?.error;
+        if (error) return finish({ state: 'error', detail: `the hub refused the status request: ${String(error.message ?? JSON.stringify(error)).slice(0, 300)}` });
+        // Any other frame (a greeting, say) is not the answer: keep reading.
+      }
+    });
+    socket.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT' || err.code === 'ECONNREFUSED') finish({ state: 'not_running', detail: 'the hub is not running' });
+      else finish({ state: 'error', detail: `cannot reach the hub socket (${err.code ?? err.message})` });
+    });
+    socket.on('close', () => finish({ state: 'error', detail: 'the hub closed the connection without answering the status request' }));
+  });
+}

@@ -1,0 +1,220 @@
+// `oriel doctor`: walks the chain browser → host manifest → launcher → native host → hub → browsers → sessions and,
+// for each broken link, names it and the fix.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { CHROMIUM_EXTENSION_ID, GECKO_ID } from '../../shared/protocol.js';
+import { hubSocketPath } from '../common/paths.js';
+import { BROWSER_NAMES, browserTarget, profileTarget, selectTargets, type BrowserFamily, type BrowserName, type Target, type TargetSelection } from './browsers.js';
+import { SetupError, type SetupContext } from './context.js';
+import { queryHubStatus } from './control.js';
+import { parseLauncherIds, runLauncherCheck } from './launcher.js';
+import { chromiumOrigin, idFamily, inspectHostManifest, type ManifestInspection } from './manifests.js';
+import { readInstallRecord, type InstallRecord } from './record.js';
+import { parseRegDefault, regQueryArgs } from './registry.js';
+import { formatUptime, HUB_STARTS_ON_DEMAND, uptimeMs } from './status.js';
+
+/** One link of the chain: `fix` is present exactly when `ok` is false. */
+export interface DoctorCheck {
+  check: string;
+  ok: boolean;
+  detail: string;
+  fix?: string;
+}
+
+/** Options of `oriel doctor`: which browsers to check, which extension ids must be allowed, and time limits. */
+export interface DoctorOptions extends TargetSelection {
+  extensionIds?: string[];
+  launcherTimeoutMs?: number;
+  hubTimeoutMs?: number;
+}
+
+const FIX_BROWSER = 'open the browser with the Oriel extension loaded; check chrome://extensions (or about:debugging in Firefox) for errors';
+const FIX_SESSION = 'share a tab from the Oriel popup';
+
+function pass(check: string, detail: string): DoctorCheck {
+  return { check, ok: true, detail };
+}
+function fail(check: string, detail: string, fix: string): DoctorCheck {
+  return { check, ok: false, detail, fix };
+}
+
+/** Ids that must be allowed per family: the `--extension-id` ones of that family, else Oriel's own. */
+function requiredIds(extra: readonly string[]): Record<BrowserFamily, string[]> {
+  const ids: Record<BrowserFamily, string[]> = { chromium: [], firefox: [] };
+  for (const id of extra) {
+    const family = idFamily(id);
+    if (!family) throw new SetupError(`"${id}" is not an extension id (Chromium: 32 letters a–p; Firefox: name@example or {GUID})`);
+    ids[family].push(id);
+  }
+  if (ids.chromium.length === 0) ids.chromium.push(CHROMIUM_EXTENSION_ID);
+  if (ids.firefox.length === 0) ids.firefox.push(GECKO_ID);
+  return ids;
+}
+
+function fromRecord(t: InstallRecord['targets'][number], ctx: SetupContext): Target | undefined {
+  if (t.id === 'chromium-profile') return profileTarget(path.dirname(path.dirname(t.manifest)));
+  if (!(BROWSER_NAMES as readonly string[]).includes(t.id)) return undefined;
+  const target = browserTarget(t.id as BrowserName, ctx);
+  return { ...target, manifestPath: t.manifest, ...(t.registry_key ? { registryKey: t.registry_key } : {}) };
+}
+
+/** With no explicit choice: every detected browser plus everything install.json says was registered. */
+function doctorTargets(options: DoctorOptions, record: InstallRecord | undefined, ctx: SetupContext): Target[] {
+  const explicit = options.all || options.browsers?.length || options.chromiumProfile;
+  const targets = selectTargets(options, ctx);
+  if (explicit || !record) return targets;
+  for (const t of record.targets.map((r) => fromRecord(r, ctx))) {
+    if (t && !targets.some((x) => x.id === t.id && x.manifestPath === t.manifestPath)) targets.push(t);
+  }
+  return targets;
+}
+
+function installCommand(target: Target, extra = ''): string {
+  return `run \`oriel install ${target.selector}${extra}\``;
+}
+
+interface ManifestLook {
+  target: Target;
+  check: DoctorCheck;
+  inspection?: ManifestInspection;
+  manifestPath?: string;
+}
+
+async function lookAtManifest(target: Target, required: string[], ctx: SetupContext): Promise<ManifestLook> {
+  const name = `manifest:${target.id}`;
+  let file = target.manifestPath;
+  if (target.registryKey) {
+    const query = await ctx.registry(regQueryArgs(target.registryKey));
+    const value = query.code === 0 ? parseRegDefault(query.stdout) : undefined;
+    if (!value) return { target, check: fail(name, `registry key ${target.registryKey} is missing`, installCommand(target)) };
+    file = value;
+  }
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const detail = code === 'ENOENT' ? `no host manifest at ${file}` : `cannot read ${file} (${code ?? String(err)})`;
+    return { target, check: fail(name, detail, installCommand(target)) };
+  }
+  const inspection = inspectHostManifest(text, target.family, required);
+  if (inspection.problems.length) {
+    return { target, inspection, manifestPath: file, check: fail(name, `${file} is invalid: ${inspection.problems.join('; ')}`, `${installCommand(target)} to rewrite it`) };
+  }
+  return { target, inspection, manifestPath: file, check: pass(name, `${file} is valid`) };
+}
+
+function extensionIdCheck(look: ManifestLook, required: string[]): DoctorCheck {
+  const name = `extension-id:${look.target.id}`;
+  const extra = (ids: string[]) => ids.filter((id) => id !== CHROMIUM_EXTENSION_ID && id !== GECKO_ID).map((id) => ` --extension-id ${id}`).join('');
+  if (!look.inspection?.listReadable) {
+    return fail(name, 'cannot be checked until the host manifest is fixed', installCommand(look.target, extra(required)));
+  }
+  const shown = (ids: string[]) => ids.map((id) => (look.target.family === 'chromium' ? chromiumOrigin(id) : id)).join(', ');
+  if (look.inspection.missingIds.length) {
+    const missing = look.inspection.missingIds;
+    return fail(name, `the host manifest does not allow ${shown(missing)}`, installCommand(look.target, extra(required)));
+  }
+  if (look.inspection.launcherPath) {
+    let launcherIds: string[] | undefined;
+    try {
+      launcherIds = parseLauncherIds(readFileSync(look.inspection.launcherPath, 'utf8'));
+    } catch {
+      launcherIds = undefined; // unreadable: the launcher check reports it
+    }
+    const refused = launcherIds ? required.filter((id) => !launcherIds.includes(id)) : [];
+    if (refused.length) {
+      return fail(name, `the launcher ${look.inspection.launcherPath} does not accept ${refused.join(', ')} (--allowed-ids)`, installCommand(look.target, extra(required)));
+    }
+  }
+  return pass(name, `${shown(required)} allowed`);
+}
+
+async function launcherChecks(looks: ManifestLook[], required: Record<BrowserFamily, string[]>, options: DoctorOptions, ctx: SetupContext): Promise<DoctorCheck[]> {
+  const byLauncher = new Map<string, ManifestLook>();
+  for (const look of looks) {
+    const launcher = look.inspection?.launcherPath;
+    if (launcher && !byLauncher.has(launcher)) byLauncher.set(launcher, look);
+  }
+  if (byLauncher.size === 0) return [fail('launcher', 'no host manifest names an existing launcher', 'run `oriel install`')];
+  const checks: DoctorCheck[] = [];
+  for (const [launcher, look] of byLauncher) {
+    const family = look.target.family;
+    const id = required[family][0]!;
+    // The arguments each browser starts its host with.
+    const args = family === 'chromium' ? [chromiumOrigin(id)] : [look.manifestPath ?? look.target.manifestPath, id];
+    const result = await runLauncherCheck(launcher, args, { env: ctx.env, timeoutMs: options.launcherTimeoutMs ?? 10_000, os: ctx.os });
+    if (result.status === 'ok') checks.push(pass('launcher', `${launcher} runs the native host (oriel ${result.version})`));
+    else {
+      checks.push(
+        fail(
+          'launcher',
+          `${launcher}: ${result.reason}`,
+          'run `oriel install` again with the Node you want browsers to use (the launcher runs that Node on the Oriel CLI); to see the error yourself, run the launcher with ORIEL_NATIVE_HOST_CHECK=1',
+        ),
+      );
+    }
+  }
+  return checks;
+}
+
+async function hubChecks(options: DoctorOptions, ctx: SetupContext): Promise<DoctorCheck[]> {
+  const query = await queryHubStatus(hubSocketPath(ctx.dirs), options.hubTimeoutMs ?? 3000);
+  if (query.state !== 'running') {
+    const hub =
+      query.state === 'not_running'
+        ? fail('hub', 'the hub is not running', HUB_STARTS_ON_DEMAND)
+        : fail('hub', query.detail, 'end the stuck `oriel hub` process; it starts again on demand');
+    return [hub, fail('browsers', 'no browser is connected (the hub is not running)', FIX_BROWSER), fail('sessions', 'no tab is shared', FIX_SESSION)];
+  }
+  const { status } = query;
+  const up = uptimeMs(status);
+  const checks = [pass('hub', `running (pid ${status.pid}${up === undefined ? '' : `, up ${formatUptime(up)}`})`)];
+  const connected = status.browsers.filter((b) => b.connected);
+  checks.push(
+    connected.length
+      ? pass('browsers', `${connected.length} connected: ${connected.map((b) => `${b.name} ${b.version}`).join(', ')}`)
+      : fail('browsers', 'no browser is connected to the hub', FIX_BROWSER),
+  );
+  checks.push(status.sessions.length ? pass('sessions', `${status.sessions.length} shared tab(s)`) : fail('sessions', 'no tab is shared', FIX_SESSION));
+  return checks;
+}
+
+/**
+ * Checks every link of the chain, in order: host manifests, launcher, extension ids, hub, browsers, sessions.
+ * @throws SetupError for a malformed `--extension-id`.
+ */
+export async function runDoctor(options: DoctorOptions, ctx: SetupContext): Promise<DoctorCheck[]> {
+  const required = requiredIds(options.extensionIds ?? []);
+  const checks: DoctorCheck[] = [];
+  let record: InstallRecord | undefined;
+  try {
+    record = readInstallRecord(ctx.dirs.data);
+  } catch (err) {
+    checks.push(fail('install-record', (err as Error).message, 'delete it, then run `oriel install`'));
+  }
+  const targets = doctorTargets(options, record, ctx);
+  const looks: ManifestLook[] = [];
+  for (const target of targets) looks.push(await lookAtManifest(target, required[target.family], ctx));
+  if (looks.length === 0) {
+    checks.push(fail('manifest', 'no supported browser found, and nothing recorded by `oriel install`', 'install a supported browser, or name one: `oriel install --browser <name>` (or `--chromium-profile <dir>`)'));
+  }
+  checks.push(...looks.map((l) => l.check));
+  checks.push(...(await launcherChecks(looks, required, options, ctx)));
+  checks.push(...looks.map((l) => extensionIdCheck(l, required[l.target.family])));
+  checks.push(...(await hubChecks(options, ctx)));
+  return checks;
+}
+
+/** The human report: one line per link, the fix under each broken one, and a summary line. */
+export function formatDoctor(checks: DoctorCheck[]): string {
+  const width = Math.max(...checks.map((c) => c.check.length));
+  const lines: string[] = [];
+  for (const c of checks) {
+    lines.push(`${c.ok ? ' ok ' : 'FAIL'}  ${c.check.padEnd(width)}  ${c.detail}`);
+    if (!c.ok && c.fix) lines.push(`      ${' '.repeat(width)}  fix: ${c.fix}`);
+  }
+  const broken = checks.filter((c) => !c.ok).length;
+  lines.push(broken ? `${broken} of ${checks.length} checks failed.` : `All ${checks.length} checks passed.`);
+  return lines.join('\n') + '\n';
+}

@@ -1,0 +1,200 @@
+// The setup half of the `oriel` CLI (SPEC §11): install, uninstall, doctor, status, config. broker/cli/main.ts calls
+// registerSetupCommands; the logic lives in the neighbouring modules.
+import { Argument, Option, type Command } from 'commander';
+import { hubSocketPath } from '../common/paths.js';
+import { BROWSER_NAMES, type BrowserName } from './browsers.js';
+import { clientConfig, MCP_CLIENTS, type McpClient } from './client-config.js';
+import { currentContext, SetupError, type SetupContext } from './context.js';
+import { queryHubStatus } from './control.js';
+import { formatDoctor, runDoctor } from './doctor.js';
+import { applyInstall, planInstall, type InstallPlan } from './install.js';
+import { chromiumOrigin } from './manifests.js';
+import { formatNotRunning, formatStatus, statusJson } from './status.js';
+import { uninstall, type UninstallResult } from './uninstall.js';
+
+/** Where the commands write and which machine they act on; tests replace all three. */
+export interface SetupIo {
+  out(text: string): void;
+  err(text: string): void;
+  /** Sets the exit code (default: `process.exitCode`). */
+  exit(code: number): void;
+  context(): SetupContext;
+}
+
+const defaultIo: SetupIo = {
+  out: (t) => void process.stdout.write(t),
+  err: (t) => void process.stderr.write(t),
+  exit: (code) => {
+    process.exitCode = code;
+  },
+  context: () => currentContext(),
+};
+
+interface SelectionFlags {
+  browser?: BrowserName[];
+  all?: boolean;
+  chromiumProfile?: string;
+  extensionId: string[];
+  json?: boolean;
+  dryRun?: boolean;
+}
+
+const collect = (value: string, previous: string[]) => [...previous, value];
+
+/** Runs a command body; a {@link SetupError} becomes a one-line message on stderr and exit code 1. */
+function guarded<A extends unknown[]>(io: SetupIo, body: (...args: A) => Promise<number>): (...args: A) => Promise<void> {
+  return async (...args: A) => {
+    try {
+      const code = await body(...args);
+      if (code !== 0) io.exit(code);
+    } catch (err) {
+      if (!(err instanceof SetupError)) throw err;
+      io.err(`oriel: ${err.message}\n`);
+      io.exit(1);
+    }
+  };
+}
+
+function indent(text: string): string {
+  return text.replace(/\n$/, '').split('\n').map((l) => `    ${l}`).join('\n');
+}
+
+function installText(plan: InstallPlan, ctx: SetupContext, dryRun: boolean): string {
+  const lines: string[] = [];
+  if (dryRun) {
+    lines.push('Dry run: nothing was written. `oriel install` would:');
+    for (const dir of plan.dirs) lines.push(`  create folder ${dir}`);
+    for (const f of plan.files) {
+      const what = f.role === 'launcher' ? `launcher, mode ${f.mode.toString(8)}` : `host manifest for ${f.targets.join(', ')}`;
+      lines.push(`  write ${f.path} (${what}):`, indent(f.content));
+    }
+    for (const r of plan.registry) lines.push(`  run reg ${r.args.map((a) => (/\s/.test(a) ? `"${a}"` : a)).join(' ')}`);
+    lines.push(`  record all of it in ${plan.recordPath}`);
+    return lines.join('\n') + '\n';
+  }
+  lines.push(`Registered native host for: ${plan.targets.map((t) => t.label).join(', ')}`);
+  const width = Math.max('launcher'.length, ...plan.targets.map((t) => t.id.length));
+  lines.push(`  ${'launcher'.padEnd(width)}  ${plan.launcher}`, `  ${''.padEnd(width)}  runs ${ctx.nodePath} ${ctx.cliPath}`);
+  for (const t of plan.targets) lines.push(`  ${t.id.padEnd(width)}  ${t.manifestPath}${t.registryKey ? `  (registry: ${t.registryKey})` : ''}`);
+  lines.push(`Allowed extensions: ${[...plan.ids.chromium.map(chromiumOrigin), ...plan.ids.firefox].join(', ')}`);
+  lines.push(`Recorded in ${plan.recordPath}; \`oriel uninstall\` removes exactly these.`);
+  lines.push('Next: load the extension in the browser (docs/install.md), then run `oriel doctor`.');
+  return lines.join('\n') + '\n';
+}
+
+function uninstallText(result: UninstallResult, dryRun: boolean): string {
+  const label: Record<UninstallResult['steps'][number]['outcome'], string> = {
+    removed: 'removed',
+    would_remove: 'would remove',
+    absent: 'already gone',
+    kept_not_empty: 'kept (not empty)',
+    refused: 'left alone',
+    failed: 'FAILED',
+  };
+  const lines = [dryRun ? 'Dry run: nothing was removed.' : result.recordFound ? 'Uninstalled Oriel\'s native host.' : 'Nothing recorded by `oriel install`; nothing to remove.'];
+  for (const s of result.steps) {
+    if (s.outcome === 'absent' && !result.recordFound) continue;
+    lines.push(`  ${label[s.outcome].padEnd(16)}  ${s.path}${s.detail ? `  (${s.detail})` : ''}`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+/** Adds `install`, `uninstall`, `doctor`, `status` and `config <client>` to the `oriel` program. */
+export function registerSetupCommands(program: Command, io: SetupIo = defaultIo): void {
+  const browserOption = () => new Option('--browser <name...>', 'only these browsers').choices(BROWSER_NAMES);
+
+  program
+    .command('install')
+    .description('register the native messaging host with installed browsers')
+    .addOption(browserOption())
+    .option('--all', 'register with every supported browser, installed or not')
+    .option('--chromium-profile <dir>', 'register in <dir>/NativeMessagingHosts (a Chromium --user-data-dir)')
+    .option('--extension-id <id>', 'also allow this extension id (repeatable)', collect, [])
+    .option('--dry-run', 'print what would be written, write nothing')
+    .option('--json', 'machine-readable output')
+    .action(
+      guarded(io, async (flags: SelectionFlags) => {
+        const ctx = io.context();
+        const plan = planInstall({ browsers: flags.browser, all: flags.all, chromiumProfile: flags.chromiumProfile, extensionIds: flags.extensionId }, ctx);
+        if (!flags.dryRun) await applyInstall(plan, ctx);
+        if (flags.json) {
+          io.out(
+            JSON.stringify({
+              dry_run: !!flags.dryRun,
+              targets: plan.targets.map((t) => ({ id: t.id, family: t.family, manifest: t.manifestPath, registry_key: t.registryKey ?? null })),
+              launcher: plan.launcher,
+              files: plan.files.map((f) => ({ path: f.path, role: f.role, mode: f.mode, ...(flags.dryRun ? { content: f.content } : {}) })),
+              registry: plan.registry.map((r) => ({ key: r.key, value: r.value, command: ['reg', ...r.args] })),
+              dirs_created: plan.dirs,
+              extension_ids: plan.ids,
+              record: plan.recordPath,
+            }) + '\n',
+          );
+        } else io.out(installText(plan, ctx, !!flags.dryRun));
+        return 0;
+      }),
+    );
+
+  program
+    .command('uninstall')
+    .description('remove exactly what `oriel install` wrote')
+    .option('--dry-run', 'print what would be removed, remove nothing')
+    .option('--json', 'machine-readable output')
+    .action(
+      guarded(io, async (flags: { dryRun?: boolean; json?: boolean }) => {
+        const result = await uninstall({ dryRun: flags.dryRun }, io.context());
+        if (flags.json) io.out(JSON.stringify({ dry_run: !!flags.dryRun, record_found: result.recordFound, steps: result.steps }) + '\n');
+        else io.out(uninstallText(result, !!flags.dryRun));
+        return result.steps.some((s) => s.outcome === 'failed') ? 1 : 0;
+      }),
+    );
+
+  program
+    .command('doctor')
+    .description('check every link from browser to hub, and say how to fix what is broken')
+    .addOption(browserOption())
+    .option('--all', 'check every supported browser')
+    .option('--chromium-profile <dir>', 'check the manifest in <dir>/NativeMessagingHosts')
+    .option('--extension-id <id>', 'the extension id that must be allowed (repeatable)', collect, [])
+    .option('--json', 'machine-readable output: a list of {check, ok, detail, fix}')
+    .action(
+      guarded(io, async (flags: SelectionFlags) => {
+        const checks = await runDoctor({ browsers: flags.browser, all: flags.all, chromiumProfile: flags.chromiumProfile, extensionIds: flags.extensionId }, io.context());
+        io.out(flags.json ? JSON.stringify(checks) + '\n' : formatDoctor(checks));
+        return checks.every((c) => c.ok) ? 0 : 1;
+      }),
+    );
+
+  program
+    .command('status')
+    .description('show the running hub: browsers, sessions, clients (does not start it)')
+    .option('--json', 'machine-readable output')
+    .action(
+      guarded(io, async (flags: { json?: boolean }) => {
+        const query = await queryHubStatus(hubSocketPath(io.context().dirs));
+        if (flags.json) io.out(JSON.stringify(statusJson(query)) + '\n');
+        else io.out(query.state === 'running' ? formatStatus(query.status) : formatNotRunning(query));
+        return query.state === 'running' ? 0 : 1;
+      }),
+    );
+
+  program
+    .command('config')
+    .description('print the MCP server configuration for a client')
+    .addArgument(new Argument('<client>', 'the MCP client').choices(MCP_CLIENTS))
+    .option('--json', 'machine-readable output: {client, format, snippet, where}')
+    .action(
+      guarded(io, async (client: McpClient, flags: { json?: boolean }) => {
+        const ctx = io.context();
+        const config = clientConfig(client, { nodePath: ctx.nodePath, cliPath: ctx.cliPath, os: ctx.os });
+        if (!/\.(?:mjs|cjs|js)$/.test(ctx.cliPath)) io.err(`warning: ${ctx.cliPath} is not the built CLI; run this from dist/broker/oriel.mjs\n`);
+        if (flags.json) io.out(JSON.stringify(config) + '\n');
+        else {
+          // The snippet alone on stdout (so it can be redirected); where it goes on stderr.
+          io.err(config.where.join('\n') + '\n\n');
+          io.out(config.snippet);
+        }
+        return 0;
+      }),
+    );
+}

@@ -1,0 +1,58 @@
+// `oriel status`: asks a running hub for its state (never starts one) and renders it for people or as JSON.
+import type { ControlStatus } from '../../shared/protocol.js';
+import type { HubQuery } from './control.js';
+
+/** The fix printed whenever the hub is not running. */
+export const HUB_STARTS_ON_DEMAND = 'it starts when the browser extension connects or an MCP client runs `oriel mcp`';
+
+/** "3d 4h", "2h 5m", "5m 12s", "8s" — the two largest units of a duration. */
+export function formatUptime(ms: number): string {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  const units: Array<[string, number]> = [
+    ['d', Math.floor(s / 86400)],
+    ['h', Math.floor(s / 3600) % 24],
+    ['m', Math.floor(s / 60) % 60],
+    ['s', s % 60],
+  ];
+  const first = units.findIndex(([, n]) => n > 0);
+  if (first === -1) return '0s';
+  return units
+    .slice(first, first + 2)
+    .filter(([, n]) => n > 0)
+    .map(([u, n]) => `${n}${u}`)
+    .join(' ');
+}
+
+/** Milliseconds since the hub's `started_at`, or `undefined` when that is not a date. */
+export function uptimeMs(status: ControlStatus, now: Date = new Date()): number | undefined {
+  const started = Date.parse(status.started_at);
+  return Number.isNaN(started) ? undefined : now.getTime() - started;
+}
+
+/** The human rendering of a running hub's status. */
+export function formatStatus(status: ControlStatus, now: Date = new Date()): string {
+  const up = uptimeMs(status, now);
+  const lines = [`Oriel hub: running (pid ${status.pid}${up === undefined ? '' : `, up ${formatUptime(up)}`})`];
+  const connected = status.browsers.filter((b) => b.connected);
+  lines.push(`Browsers: ${connected.length} connected${status.browsers.length > connected.length ? `, ${status.browsers.length - connected.length} reconnecting` : ''}`);
+  for (const b of status.browsers) {
+    lines.push(`  ${b.name} ${b.version}  instance ${b.instance}  extension ${b.extension_id}${b.connected ? '' : '  (disconnected)'}`);
+  }
+  lines.push(`Sessions: ${status.sessions.length}`);
+  for (const s of status.sessions) lines.push(`  ${s.id}  ${JSON.stringify(s.title)}  ${s.url}  (${s.browser})`);
+  lines.push(`MCP clients: ${status.clients}`);
+  return lines.join('\n') + '\n';
+}
+
+/** The `--json` shape: `{running: false, detail}` or `{running: true, uptime_ms, ...status}`. */
+export function statusJson(query: HubQuery, now: Date = new Date()): Record<string, unknown> {
+  if (query.state !== 'running') return { running: false, state: query.state, detail: query.detail };
+  const { t: _frameType, ...status } = query.status;
+  return { running: true, uptime_ms: uptimeMs(query.status, now) ?? null, ...status };
+}
+
+/** The human text when the hub could not be asked. */
+export function formatNotRunning(query: Exclude<HubQuery, { state: 'running' }>): string {
+  if (query.state === 'not_running') return `Oriel hub: not running (${HUB_STARTS_ON_DEMAND}).\n`;
+  return `Oriel hub: unreachable — ${query.detail}.\n`;
+}

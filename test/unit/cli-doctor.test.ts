@@ -1,0 +1,268 @@
+// `oriel doctor` on healthy and broken chains, with real files, a fake CLI behind the launcher and a fake hub.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { hubSocketPath } from '../../broker/common/paths.js';
+import { judgeOutput } from '../../broker/cli/launcher.js';
+import { encodeFrame } from '../../shared/framing.js';
+import { CHROMIUM_EXTENSION_ID } from '../../shared/protocol.js';
+import { hubStatus, runCli, startFakeHub, tempMachine, writeExecutable, type FakeHub, type TempMachine } from './cli-fixtures.js';
+
+interface Check {
+  check: string;
+  ok: boolean;
+  detail: string;
+  fix?: string;
+}
+
+let machine: TempMachine;
+let hub: FakeHub | undefined;
+afterEach(async () => {
+  await hub?.close();
+  hub = undefined;
+  machine?.cleanup();
+});
+
+async function doctor(args: string[] = []): Promise<{ code: number; checks: Check[] }> {
+  const run = await runCli(machine.ctx, ['doctor', '--json', ...args]);
+  return { code: run.code, checks: JSON.parse(run.out) as Check[] };
+}
+
+function find(checks: Check[], name: string): Check {
+  const c = checks.find((x) => x.check === name);
+  if (!c) throw new Error(`no ${name} check in ${JSON.stringify(checks.map((x) => x.check))}`);
+  return c;
+}
+
+async function installProfile(extra: string[] = []): Promise<string> {
+  const profile = path.join(machine.root, 'profile');
+  const run = await runCli(machine.ctx, ['install', '--chromium-profile', profile, ...extra]);
+  expect(run.code).toBe(0);
+  return profile;
+}
+
+describe('oriel doctor', () => {
+  it('passes every link of a healthy chain and exits 0', async () => {
+    machine = tempMachine();
+    const profile = await installProfile(['--browser', 'firefox']);
+    hub = await startFakeHub(hubSocketPath(machine.ctx.dirs), hubStatus(1, 2));
+    const { code, checks } = await doctor(['--chromium-profile', profile, '--browser', 'firefox']);
+    expect(checks.map((c) => c.check)).toStrictEqual([
+      'manifest:chromium-profile',
+      'manifest:firefox',
+      'launcher',
+      'extension-id:chromium-profile',
+      'extension-id:firefox',
+      'hub',
+      'browsers',
+      'sessions',
+    ]);
+    expect(checks.filter((c) => !c.ok)).toStrictEqual([]);
+    expect(checks.every((c) => c.fix === undefined)).toBe(true);
+    expect(find(checks, 'launcher').detail).toContain('9.9.9-test');
+    expect(find(checks, 'hub').detail).toContain('pid 4242');
+    expect(code).toBe(0);
+  });
+
+  it('without options, checks what install.json recorded', async () => {
+    machine = tempMachine();
+    await installProfile();
+    const { checks } = await doctor();
+    expect(find(checks, 'manifest:chromium-profile').ok).toBe(true);
+    expect(find(checks, 'launcher').ok).toBe(true);
+  });
+
+  it('names a missing manifest and the install command that fixes it', async () => {
+    machine = tempMachine();
+    const profile = path.join(machine.root, 'empty profile');
+    const { code, checks } = await doctor(['--chromium-profile', profile]);
+    const manifest = find(checks, 'manifest:chromium-profile');
+    expect(manifest.ok).toBe(false);
+    expect(manifest.detail).toBe(`no host manifest at ${path.join(profile, 'NativeMessagingHosts', 'dev.oriel.broker.json')}`);
+    expect(manifest.fix).toBe(`run \`oriel install --chromium-profile ${JSON.stringify(profile)}\``);
+    expect(find(checks, 'launcher')).toMatchObject({ ok: false, fix: 'run `oriel install`' });
+    expect(code).toBe(1);
+  });
+
+  it('reports no browser found when nothing is detected or recorded', async () => {
+    machine = tempMachine();
+    const { checks } = await doctor();
+    expect(find(checks, 'manifest')).toMatchObject({ ok: false, detail: expect.stringContaining('no supported browser found') });
+  });
+
+  it('checks the browsers it detects', async () => {
+    machine = tempMachine();
+    writeExecutable(path.join(machine.root, 'bin', 'chromium'));
+    const { checks } = await doctor();
+    expect(find(checks, 'manifest:chromium')).toMatchObject({ ok: false, fix: 'run `oriel install --browser chromium`' });
+  });
+
+  it('names an invalid manifest and what is wrong with it', async () => {
+    machine = tempMachine();
+    const profile = await installProfile();
+    const file = path.join(profile, 'NativeMessagingHosts', 'dev.oriel.broker.json');
+    const m = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    writeFileSync(file, JSON.stringify({ ...m, type: 'socket', path: 'native-host' }));
+    const { checks } = await doctor(['--chromium-profile', profile]);
+    const manifest = find(checks, 'manifest:chromium-profile');
+    expect(manifest.ok).toBe(false);
+    expect(manifest.detail).toContain('"type" is "socket", expected "stdio"');
+    expect(manifest.detail).toContain('"path" must be an absolute path');
+    expect(manifest.fix).toContain('oriel install --chromium-profile');
+    expect(manifest.fix).toContain('to rewrite it');
+  });
+
+  it('names a manifest whose launcher no longer exists', async () => {
+    machine = tempMachine();
+    const profile = await installProfile();
+    await runCli(machine.ctx, ['uninstall']);
+    mkdirSync(path.join(profile, 'NativeMessagingHosts'), { recursive: true });
+    writeFileSync(
+      path.join(profile, 'NativeMessagingHosts', 'dev.oriel.broker.json'),
+      JSON.stringify({ name: 'dev.oriel.broker', description: '', path: path.join(machine.ctx.dirs.data, 'native-host'), type: 'stdio', allowed_origins: [`chrome-extension://${CHROMIUM_EXTENSION_ID}/`] }),
+    );
+    const { checks } = await doctor(['--chromium-profile', profile]);
+    expect(find(checks, 'manifest:chromium-profile').detail).toContain('which does not exist');
+    expect(find(checks, 'launcher').ok).toBe(false);
+  });
+
+  it('names a manifest that allows another extension id', async () => {
+    machine = tempMachine();
+    const profile = await installProfile();
+    const file = path.join(profile, 'NativeMessagingHosts', 'dev.oriel.broker.json');
+    const m = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    writeFileSync(file, JSON.stringify({ ...m, allowed_origins: ['chrome-extension://abcdefghijklmnopabcdefghijklmnop/'] }));
+    const { code, checks } = await doctor(['--chromium-profile', profile]);
+    expect(find(checks, 'manifest:chromium-profile').ok).toBe(true);
+    const ext = find(checks, 'extension-id:chromium-profile');
+    expect(ext.ok).toBe(false);
+    expect(ext.detail).toBe(`the host manifest does not allow chrome-extension://${CHROMIUM_EXTENSION_ID}/`);
+    expect(ext.fix).toBe(`run \`oriel install --chromium-profile ${JSON.stringify(profile)}\``);
+    expect(code).toBe(1);
+  });
+
+  it('with --extension-id, requires that id and says how to add it', async () => {
+    machine = tempMachine();
+    const profile = await installProfile();
+    const other = 'abcdefghijklmnopabcdefghijklmnop';
+    const { checks } = await doctor(['--chromium-profile', profile, '--extension-id', other]);
+    const ext = find(checks, 'extension-id:chromium-profile');
+    expect(ext.ok).toBe(false);
+    expect(ext.detail).toContain(`chrome-extension://${other}/`);
+    expect(ext.fix).toContain(`--extension-id ${other}`);
+
+    await installProfile(['--extension-id', other]);
+    expect(find((await doctor(['--chromium-profile', profile, '--extension-id', other])).checks, 'extension-id:chromium-profile').ok).toBe(true);
+  });
+
+  it('names a launcher that does not accept the id the manifest allows', async () => {
+    machine = tempMachine();
+    const profile = await installProfile();
+    const launcher = path.join(machine.ctx.dirs.data, 'native-host');
+    writeFileSync(launcher, readFileSync(launcher, 'utf8').replace(`'${CHROMIUM_EXTENSION_ID},`, "'"));
+    const ext = find((await doctor(['--chromium-profile', profile])).checks, 'extension-id:chromium-profile');
+    expect(ext.ok).toBe(false);
+    expect(ext.detail).toContain(`does not accept ${CHROMIUM_EXTENSION_ID}`);
+  });
+
+  it('names a launcher that fails, with its exit code and error output', async () => {
+    machine = tempMachine({ cli: 'exit-3' });
+    const profile = await installProfile();
+    const { code, checks } = await doctor(['--chromium-profile', profile]);
+    const launcher = find(checks, 'launcher');
+    expect(launcher.ok).toBe(false);
+    expect(launcher.detail).toContain('exited with code 3');
+    expect(launcher.detail).toContain('Cannot find module oriel-broken');
+    expect(launcher.fix).toContain('oriel install');
+    expect(launcher.fix).toContain('ORIEL_NATIVE_HOST_CHECK=1');
+    expect(code).toBe(1);
+  });
+
+  it('names a launcher whose stdout is not one check frame', async () => {
+    machine = tempMachine({ cli: 'prints-text' });
+    const profile = await installProfile();
+    const launcher = find((await doctor(['--chromium-profile', profile])).checks, 'launcher');
+    expect(launcher.ok).toBe(false);
+    expect(launcher.detail).toMatch(/not a valid frame|more than the one check frame/);
+  });
+
+  it('names a launcher whose host reports a problem', async () => {
+    machine = tempMachine({ cli: 'check-not-ok' });
+    const profile = await installProfile();
+    const launcher = find((await doctor(['--chromium-profile', profile])).checks, 'launcher');
+    expect(launcher).toMatchObject({ ok: false, detail: expect.stringContaining('hub folder is not private') });
+  });
+
+  it('names a launcher that hangs', async () => {
+    machine = tempMachine();
+    const profile = await installProfile();
+    writeExecutable(path.join(machine.ctx.dirs.data, 'native-host'), `#!/bin/sh\nexec '${process.execPath}' -e 'setTimeout(() => {}, 30000)'\n`);
+    const { runDoctor } = await import('../../broker/cli/doctor.js');
+    const checks = await runDoctor({ chromiumProfile: profile, launcherTimeoutMs: 300 }, machine.ctx);
+    expect(find(checks, 'launcher')).toMatchObject({ ok: false, detail: expect.stringContaining('did not answer within 300 ms') });
+  });
+
+  it('says the hub is not running, and that it starts on demand', async () => {
+    machine = tempMachine();
+    const profile = await installProfile();
+    const { code, checks } = await doctor(['--chromium-profile', profile]);
+    expect(find(checks, 'hub')).toStrictEqual({
+      check: 'hub',
+      ok: false,
+      detail: 'the hub is not running',
+      fix: 'it starts when the browser extension connects or an MCP client runs `oriel mcp`',
+    });
+    expect(find(checks, 'browsers').ok).toBe(false);
+    expect(find(checks, 'sessions').ok).toBe(false);
+    expect(code).toBe(1);
+  });
+
+  it('names "no browser connected" when the hub runs without one', async () => {
+    machine = tempMachine();
+    const profile = await installProfile();
+    hub = await startFakeHub(hubSocketPath(machine.ctx.dirs), hubStatus(0, 0));
+    const { code, checks } = await doctor(['--chromium-profile', profile]);
+    expect(find(checks, 'hub').ok).toBe(true);
+    expect(find(checks, 'browsers')).toStrictEqual({
+      check: 'browsers',
+      ok: false,
+      detail: 'no browser is connected to the hub',
+      fix: 'open the browser with the Oriel extension loaded; check chrome://extensions (or about:debugging in Firefox) for errors',
+    });
+    expect(find(checks, 'sessions')).toMatchObject({ ok: false, fix: 'share a tab from the Oriel popup' });
+    expect(hub.received).toStrictEqual([{ t: 'hello', role: 'control' }, { t: 'status' }]);
+    expect(code).toBe(1);
+  });
+
+  it('names "no session" when a browser is connected but no tab is shared', async () => {
+    machine = tempMachine();
+    const profile = await installProfile();
+    hub = await startFakeHub(hubSocketPath(machine.ctx.dirs), hubStatus(1, 0));
+    const { checks } = await doctor(['--chromium-profile', profile]);
+    expect(find(checks, 'browsers').ok).toBe(true);
+    expect(find(checks, 'sessions')).toStrictEqual({ check: 'sessions', ok: false, detail: 'no tab is shared', fix: 'share a tab from the Oriel popup' });
+  });
+
+  it('prints a readable report with a fix under each broken link', async () => {
+    machine = tempMachine();
+    const profile = path.join(machine.root, 'profile');
+    const run = await runCli(machine.ctx, ['doctor', '--chromium-profile', profile]);
+    expect(run.code).toBe(1);
+    expect(run.out).toMatch(/^FAIL {2}manifest:chromium-profile/m);
+    expect(run.out).toContain('fix: run `oriel install --chromium-profile');
+    expect(run.out).toMatch(/checks failed\.\n$/);
+  });
+});
+
+describe('judging the native host check output', () => {
+  it('accepts exactly one ok check frame', () => {
+    expect(judgeOutput(encodeFrame({ t: 'check', ok: true, version: '1.2.3' }))).toStrictEqual({ status: 'ok', version: '1.2.3' });
+  });
+  it('rejects nothing, two frames, a truncated frame and another message', () => {
+    const one = encodeFrame({ t: 'check', ok: true, version: '1' });
+    expect(judgeOutput(new Uint8Array()).status).toBe('failed');
+    expect(judgeOutput(Buffer.concat([one, one])).status).toBe('failed');
+    expect(judgeOutput(one.subarray(0, one.byteLength - 2)).status).toBe('failed');
+    expect(judgeOutput(encodeFrame({ t: 'welcome', wire: 1 })).status).toBe('failed');
+  });
+});

@@ -1,0 +1,115 @@
+// `oriel status` against no hub, a fake hub, and a hub that misbehaves (broker/cli/control.ts, status.ts).
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { hubSocketPath } from '../../broker/common/paths.js';
+import { queryHubStatus } from '../../broker/cli/control.js';
+import { formatUptime } from '../../broker/cli/status.js';
+import { encodeFrame } from '../../shared/framing.js';
+import { hubStatus, runCli, startFakeHub, tempMachine, type FakeHub, type TempMachine } from './cli-fixtures.js';
+
+let machine: TempMachine;
+let hub: FakeHub | undefined;
+const servers: net.Server[] = [];
+afterEach(async () => {
+  await hub?.close();
+  hub = undefined;
+  for (const s of servers.splice(0)) await new Promise((r) => s.close(r));
+  machine?.cleanup();
+});
+
+/** A socket server that answers each connection with `onConnection`, and drains what the client sends. */
+async function listen(socketPath: string, onConnection: (s: net.Socket) => void): Promise<void> {
+  const server = net.createServer((s) => {
+    s.resume();
+    onConnection(s);
+  });
+  servers.push(server);
+  await new Promise<void>((r) => server.listen(socketPath, r));
+}
+
+describe('oriel status', () => {
+  it('says the hub is not running, exits 1, and does not start it', async () => {
+    machine = tempMachine();
+    mkdirSync(machine.ctx.dirs.runtime, { mode: 0o700 });
+    const run = await runCli(machine.ctx, ['status']);
+    expect(run.code).toBe(1);
+    expect(run.out).toBe('Oriel hub: not running (it starts when the browser extension connects or an MCP client runs `oriel mcp`).\n');
+    expect(readdirSync(machine.ctx.dirs.runtime)).toStrictEqual([]);
+
+    const json = await runCli(machine.ctx, ['status', '--json']);
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.out)).toMatchObject({ running: false, state: 'not_running' });
+    expect(readdirSync(machine.ctx.dirs.runtime)).toStrictEqual([]);
+  });
+
+  it('treats a stale socket file (nobody listening) as not running', async () => {
+    machine = tempMachine();
+    const socketPath = hubSocketPath(machine.ctx.dirs);
+    mkdirSync(path.dirname(socketPath), { recursive: true });
+    writeFileSync(socketPath, ''); // a leftover path that nothing listens on
+    const result = await queryHubStatus(socketPath, 1000);
+    expect(result.state).toBe('not_running');
+  });
+
+  it('prints pid, uptime, browsers and sessions from the hub, after hello(control) then status', async () => {
+    machine = tempMachine();
+    hub = await startFakeHub(hubSocketPath(machine.ctx.dirs), hubStatus(1, 2));
+    const run = await runCli(machine.ctx, ['status']);
+    expect(run.code).toBe(0);
+    expect(hub.received).toStrictEqual([{ t: 'hello', role: 'control' }, { t: 'status' }]);
+    expect(run.out).toMatch(/^Oriel hub: running \(pid 4242, up 2m \d+s\)$/m);
+    expect(run.out).toContain('Browsers: 1 connected');
+    expect(run.out).toContain('chromium 156.0.1  instance abc0  extension laboapblkabiilmjlpcbikpgdblpioce');
+    expect(run.out).toContain('Sessions: 2');
+    expect(run.out).toContain('abc0.2  "Tab 2"  https://shop.example/1  (abc0)');
+    expect(run.out).toContain('MCP clients: 1');
+  });
+
+  it('--json carries the hub status and the uptime', async () => {
+    machine = tempMachine();
+    const status = hubStatus(1, 1);
+    hub = await startFakeHub(hubSocketPath(machine.ctx.dirs), status);
+    const run = await runCli(machine.ctx, ['status', '--json']);
+    const out = JSON.parse(run.out) as Record<string, unknown>;
+    expect(out).toMatchObject({ running: true, pid: 4242, browsers: status.browsers, sessions: status.sessions, clients: 1 });
+    expect(out.uptime_ms).toBeGreaterThanOrEqual(125_000);
+    expect(out).not.toHaveProperty('t');
+  });
+
+  it('reports a hub that accepts the connection but never answers', async () => {
+    machine = tempMachine();
+    const socketPath = path.join(machine.root, 'mute.sock');
+    await listen(socketPath, () => {});
+    const result = await queryHubStatus(socketPath, 200);
+    expect(result).toStrictEqual({ state: 'error', detail: 'the hub did not answer within 200 ms' });
+  });
+
+  it('reports a hub that answers with an error', async () => {
+    machine = tempMachine();
+    const socketPath = path.join(machine.root, 'err.sock');
+    await listen(socketPath, (s) => s.write(encodeFrame({ error: { code: 'internal', message: 'control is disabled' } })));
+    expect(await queryHubStatus(socketPath, 1000)).toStrictEqual({ state: 'error', detail: 'the hub refused the status request: control is disabled' });
+  });
+
+  it('reports a hub that answers with something that is not a status', async () => {
+    machine = tempMachine();
+    const socketPath = path.join(machine.root, 'odd.sock');
+    await listen(socketPath, (s) => s.end(encodeFrame({ t: 'rejected', reason: 'nope' })));
+    const result = await queryHubStatus(socketPath, 1000);
+    expect(result).toStrictEqual({ state: 'error', detail: 'the hub closed the connection without answering the status request' });
+    expect(existsSync(socketPath)).toBe(true);
+  });
+});
+
+describe('formatUptime', () => {
+  it('shows the two largest units', () => {
+    expect(formatUptime(0)).toBe('0s');
+    expect(formatUptime(8_000)).toBe('8s');
+    expect(formatUptime(312_000)).toBe('5m 12s');
+    expect(formatUptime(2 * 3600_000 + 5 * 60_000 + 9_000)).toBe('2h 5m');
+    expect(formatUptime(3 * 86400_000 + 4 * 3600_000)).toBe('3d 4h');
+    expect(formatUptime(86400_000 + 30_000)).toBe('1d');
+  });
+});
