@@ -120,6 +120,8 @@ export async function launchRig(kind: BrowserKind, options: { hubIdleMs?: number
       headless: true,
       userDataDir: profile,
       env,
+      // Firefox 153+ lets WebDriver open moz-extension:// pages (our popup) only with system access.
+      args: ['--remote-allow-system-access'],
       extraPrefsFirefox: {
         'xpinstall.signatures.required': false,
         'extensions.webextensions.uuids': JSON.stringify({ [GECKO_ID]: FIREFOX_UUID }),
@@ -130,6 +132,7 @@ export async function launchRig(kind: BrowserKind, options: { hubIdleMs?: number
   }
 
   const clients: Client[] = [];
+  let manager: Page | undefined;
   const rig: Rig = {
     kind,
     browser,
@@ -150,17 +153,21 @@ export async function launchRig(kind: BrowserKind, options: { hubIdleMs?: number
       return page;
     },
     async share(urlPart, shared = true) {
-      const popup = await browser.newPage();
-      try {
-        await popup.goto(`${extensionBase}/extension/ui/popup.html`, { waitUntil: 'load' });
-        const selector = `label.tab[data-url*="${urlPart.replace(/"/g, '\\"')}"] input`;
-        await popup.waitForSelector(selector, { timeout: 10_000 });
-        const checked = await popup.$eval(selector, (el) => (el as HTMLInputElement).checked);
-        if (checked !== shared) await popup.click(selector);
-        await popup.waitForFunction((sel, want) => (document.querySelector(sel) as HTMLInputElement | null)?.checked === want, { timeout: 5_000 }, selector, shared);
-      } finally {
-        await popup.close();
+      // The popup, opened as a tab and kept for the rig's life; reloaded so it lists tabs opened since.
+      if (!manager) {
+        manager = await browser.newPage();
+        // Firefox reports no load event for moz-extension pages opened by WebDriver; the page is usable regardless.
+        await manager.goto(`${extensionBase}/extension/ui/popup.html`, { waitUntil: 'load', timeout: kind === 'firefox' ? 3_000 : 15_000 }).catch((err: unknown) => {
+          if (kind !== 'firefox') throw err;
+        });
+      } else {
+        await manager.evaluate(() => location.reload());
       }
+      const selector = `label.tab[data-url*="${urlPart.replace(/"/g, '\\"')}"] input`;
+      await manager.waitForSelector(selector, { timeout: 10_000 });
+      const checked = await manager.$eval(selector, (el) => (el as HTMLInputElement).checked);
+      if (checked !== shared) await manager.click(selector);
+      await manager.waitForFunction((sel, want) => (document.querySelector(sel) as HTMLInputElement | null)?.checked === want, { timeout: 5_000 }, selector, shared);
     },
     async client(era = 'legacy', name = 'test') {
       const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp'], env: { ...env, ORIEL_CLIENT_NAME: name }, stderr: 'pipe' });
