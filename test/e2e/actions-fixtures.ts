@@ -63,7 +63,7 @@ async function serve(req: http.IncomingMessage, res: http.ServerResponse): Promi
       return end(res, 200, 'text/javascript', await readFile(path.join(OUT, name.slice(5))));
     }
     const body = await readFile(path.join(ROOT, name || 'click.html'));
-    const type = name.endsWith('.js') ? 'text/javascript' : 'text/html; charset=utf-8';
+    const type = name.endsWith('.js') ? 'text/javascript' : name.endsWith('.svg') ? 'image/svg+xml' : 'text/html; charset=utf-8';
     // The strict-CSP fixture forbids eval and inline script, as hardened sites do.
     if (name.endsWith('.csp.html')) res.setHeader('Content-Security-Policy', "default-src 'self'; script-src 'self'; object-src 'none'");
     return end(res, 200, type, body);

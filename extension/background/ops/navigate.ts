@@ -19,7 +19,8 @@ export async function navigate(tab: number, raw: Record<string, unknown>): Promi
   const current = await getTab(tab);
   const target = args.url !== undefined ? checkUrl(args.url, current.url) : undefined;
 
-  const waiter = watchTopFrame(tab, waitUntil, args.timeout_ms ?? DEFAULT_TIMEOUT_MS);
+  const previous = await chrome.webNavigation.getFrame({ tabId: tab, frameId: 0 }).catch(() => null);
+  const waiter = watchTopFrame(tab, waitUntil, args.timeout_ms ?? DEFAULT_TIMEOUT_MS, previous ?? undefined, target);
   try {
     await start(tab, args.action, target);
     await waiter.done;
@@ -88,7 +89,7 @@ async function start(tab: number, action: 'back' | 'forward' | 'reload' | undefi
  * (or the URL changes within the document), and is done at DOMContentLoaded or load per `waitUntil`. Listeners are
  * added before the navigation starts so no event is missed.
  */
-function watchTopFrame(tab: number, waitUntil: WaitUntil, timeoutMs: number) {
+function watchTopFrame(tab: number, waitUntil: WaitUntil, timeoutMs: number, previous: { documentId?: string; url: string } | undefined, target: string | undefined) {
   const nav = chrome.webNavigation;
   let committed = false;
   let settle!: () => void;
@@ -114,7 +115,13 @@ function watchTopFrame(tab: number, waitUntil: WaitUntil, timeoutMs: number) {
   const onError = (d: chrome.webNavigation.WebNavigationFramedErrorCallbackDetails) => {
     if (!mine(d)) return;
     const reason = d.error.replace(/^net::/, '');
-    if (/ERR_ABORTED|NS_BINDING_ABORTED/i.test(reason) && committed) return;
+    const aborted = /ERR_ABORTED|NS_BINDING_ABORTED/i.test(reason);
+    if (aborted && committed) return;
+    // Leaving a page that is still loading aborts *its* load: that error names the old document, not ours.
+    const id = (d as { documentId?: string }).documentId;
+    if (aborted && previous && (id !== undefined ? id === previous.documentId : d.url === previous.url)) return;
+    // So does leaving a navigation that never committed (an earlier call that timed out).
+    if (aborted && target !== undefined && d.url !== target) return;
     fail(orielError('navigation_failed', `The page did not load: ${reason.slice(0, 200)}. Check the URL and that the site is reachable, then navigate again.`, { details: { reason: reason.slice(0, 200) } }));
   };
   // Back/forward restores from the back/forward cache may skip load events; the tab's status still turns complete.

@@ -1,0 +1,134 @@
+// navigate, evaluate and screenshot through MCP in real browsers (SPEC §4; issue 4): the operations the extension's
+// background runs with browser APIs, each with the errors it can return.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BROWSERS } from './harness.js';
+import { actionsRig, type ActionsRig } from './actions-setup.js';
+
+describe.each(BROWSERS)('background operations in %s', (kind) => {
+  let t: ActionsRig;
+
+  beforeAll(async () => {
+    t = await actionsRig(kind);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('navigate: load waits for load, domcontentloaded does not, none returns at once without a document', async () => {
+    const first = await t.load('nav.html');
+    let started = Date.now();
+    const dcl = await t.tool('navigate', { url: `${t.site.url}nav.html?img=1500`, wait_until: 'domcontentloaded' });
+    expect(Date.now() - started).toBeLessThan(1400);
+    expect(dcl.structured.document).toMatch(/^[a-z0-9]{4,16}$/);
+    expect(dcl.structured.document).not.toBe(first);
+    expect(dcl.structured).toMatchObject({ url: `${t.site.url}nav.html?img=1500`, title: 'Nav fixture' });
+    started = Date.now();
+    const load = await t.tool('navigate', { url: `${t.site.url}nav.html?img=1000`, wait_until: 'load' }, t.modern);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+    expect(load.structured.document).not.toBe(dcl.structured.document);
+    const none = await t.tool('navigate', { url: 'target.html', wait_until: 'none' });
+    expect(none.isError).toBe(false);
+    expect(none.structured.document).toBeUndefined();
+    await t.page.waitForFunction(() => document.title === 'Target page');
+  });
+
+  it('navigate: back, forward and reload each give a new document; relative URLs resolve', async () => {
+    const a = await t.load('nav.html?a');
+    const b = await t.tool('navigate', { url: 'nav.html?b' });
+    expect(b.structured.url).toBe(`${t.site.url}nav.html?b`);
+    const back = await t.tool('navigate', { action: 'back' });
+    expect(back.structured.url).toBe(`${t.site.url}nav.html?a`);
+    expect(back.structured.document).toMatch(/^[a-z0-9]{4,16}$/);
+    const forward = await t.tool('navigate', { action: 'forward' });
+    expect(forward.structured.url).toBe(`${t.site.url}nav.html?b`);
+    const stamp = await t.page.$eval('#stamp', (el) => el.textContent);
+    const reload = await t.tool('navigate', { action: 'reload' });
+    expect(reload.structured.document).not.toBe(forward.structured.document);
+    expect(await t.page.$eval('#stamp', (el) => el.textContent)).not.toBe(stamp);
+    expect(reload.structured.document).not.toBe(a);
+  });
+
+  it('navigate errors: javascript: and browser-internal URLs, unreachable host, timeout, bad arguments', async () => {
+    await t.load('nav.html');
+    for (const url of ['javascript:alert(1)', 'chrome://settings', 'about:config', 'file:///etc/passwd']) {
+      const r = await t.tool('navigate', { url });
+      expect(r.error?.code, url).toBe('invalid_argument');
+    }
+    expect((await t.tool('navigate', { url: 'javascript:1' })).error?.message).toContain('evaluate');
+    const failed = await t.tool('navigate', { url: 'http://127.0.0.1:9/' });
+    expect(failed.error?.code).toBe('navigation_failed');
+    expect(failed.error?.message).toMatch(/did not load: \S+/);
+    const slow = await t.tool('navigate', { url: `${t.site.url}nav.html?delay=3000`, timeout_ms: 500 });
+    expect(slow.error?.code).toBe('timeout');
+    expect((await t.tool('navigate', {})).error?.code).toBe('invalid_argument');
+    expect((await t.tool('navigate', { url: 'nav.html', action: 'reload' })).error?.code).toBe('invalid_argument');
+    await t.load('nav.html');
+  });
+
+  it('evaluate: an expression in the main world, promises awaited, page exceptions as page_error, bounded', async () => {
+    await t.load('strict.csp.html'.replace('strict.csp', 'nav'));
+    await t.page.evaluate(() => ((window as unknown as { pageOnly: number }).pageOnly = 41));
+    const v = await t.tool('evaluate', { expression: 'window.pageOnly + 1' });
+    expect(v.structured).toMatchObject({ value: 42, type: 'number', truncated: false });
+    const p = await t.tool('evaluate', { expression: 'new Promise((r) => setTimeout(() => r({ ok: [1, 2] }), 50))' });
+    expect(p.structured).toMatchObject({ value: { ok: [1, 2] }, type: 'object' });
+    const thrown = await t.tool('evaluate', { expression: '(() => { throw new TypeError("nope") })()' });
+    expect(thrown.error?.code).toBe('page_error');
+    expect(thrown.error?.message).toContain('TypeError: nope');
+    const rejected = await t.tool('evaluate', { expression: 'Promise.reject(new RangeError("later"))' });
+    expect(rejected.error?.message).toContain('RangeError: later');
+    const syntax = await t.tool('evaluate', { expression: 'const x = 1; x' });
+    expect(syntax.error?.code).toBe('page_error');
+    const big = await t.tool('evaluate', { expression: '"x".repeat(5000)', max_chars: 100 });
+    expect(big.structured).toMatchObject({ truncated: true });
+    expect((big.structured.value as string).length).toBe(100);
+    const cyclic = await t.tool('evaluate', { expression: '(() => { const o = {}; o.o = o; return o })()' });
+    expect(cyclic.error?.code).toBe('page_error');
+    const hang = await t.tool('evaluate', { expression: 'new Promise(() => {})', timeout_ms: 300 });
+    expect(hang.error?.code).toBe('timeout');
+  });
+
+  it('evaluate on a strict-CSP page without user scripts: evaluate_unavailable says what to switch on', async () => {
+    await t.load('strict.csp.html');
+    const r = await t.tool('evaluate', { expression: 'window.appState.user' });
+    expect(r.error?.code).toBe('evaluate_unavailable');
+    expect(r.error?.message).toMatch(kind === 'chromium' ? /Allow User Scripts/ : /userScripts|user scripts/i);
+  });
+
+  it('screenshot: the visible tab and one element, JPEG by default, downscaled, size-capped', async () => {
+    await t.load('shot.html');
+    await t.page.bringToFront();
+    const full = await t.tool('screenshot', { max_width: 400 });
+    expect(full.isError, full.text).toBe(false);
+    expect(full.structured).toMatchObject({ mime_type: 'image/jpeg', width: 400 });
+    expect(full.structured.bytes as number).toBeLessThan(900_000);
+    const box = await t.tool('screenshot', { selector: '#box', format: 'png' });
+    expect(box.structured).toMatchObject({ mime_type: 'image/png' });
+    expect(box.structured.width as number).toBeGreaterThanOrEqual(200);
+    expect(box.structured.handle).toMatch(/\./);
+    // The crop holds the red box: decode it in the page and sample the centre.
+    const raw = await t.legacy.callTool({ name: 'screenshot', arguments: { selector: '#box', format: 'png' } });
+    const image = (raw.content as Array<{ type: string; data?: string }>).find((c) => c.type === 'image')!;
+    const rgb = await t.page.evaluate(async (data) => {
+      const bitmap = await createImageBitmap(await (await fetch(`data:image/png;base64,${data}`)).blob());
+      const c = new OffscreenCanvas(bitmap.width, bitmap.height).getContext('2d')!;
+      c.drawImage(bitmap, 0, 0);
+      return Array.from(c.getImageData(bitmap.width >> 1, bitmap.height >> 1, 1, 1).data.slice(0, 3));
+    }, image.data!);
+    expect(rgb[0]).toBeGreaterThan(200);
+    expect(rgb[1]).toBeLessThan(50);
+    const hidden = await t.tool('screenshot', { selector: '#gone' });
+    expect(hidden.error?.code).toBe('not_actionable');
+  });
+
+  it('screenshot of a tab that is not the visible one is refused with what to do', async () => {
+    await t.load('shot.html');
+    const other = await t.rig.open(`${t.site.url}target.html?front`);
+    await other.bringToFront();
+    const r = await t.tool('screenshot', {});
+    expect(r.error?.code).toBe('not_actionable');
+    expect(r.error?.message).toMatch(/not the visible tab/);
+    await other.close();
+    await t.page.bringToFront();
+  });
+});
