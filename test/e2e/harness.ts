@@ -72,7 +72,7 @@ export interface Rig {
 }
 
 /** Launches `kind` with the built extension and the native host installed into a temporary profile. */
-export async function launchRig(kind: BrowserKind, options: { hubIdleMs?: number } = {}): Promise<Rig> {
+export async function launchRig(kind: BrowserKind, options: { hubIdleMs?: number; headless?: boolean } = {}): Promise<Rig> {
   ensureBuilt();
   const tmp = mkdtempSync(path.join(os.tmpdir(), `oriel-${kind}-`));
   const home = path.join(tmp, 'home');
@@ -94,7 +94,7 @@ export async function launchRig(kind: BrowserKind, options: { hubIdleMs?: number
     const ext = path.join(ROOT, 'dist/chrome');
     browser = await puppeteer.launch({
       executablePath: '/usr/bin/chromium',
-      headless: true,
+      headless: options.headless ?? true,
       userDataDir: profile,
       env,
       ignoreDefaultArgs: ['--disable-extensions'],
