@@ -35,6 +35,8 @@ export interface FrameTree {
   visited: number;
   /** Nodes dropped because the frame hit the per-frame node limit. */
   dropped: number;
+  /** Milliseconds the walk took inside the page (for benchmarks). */
+  ms?: number;
 }
 
 /** Internal flags the walker reads; built from public args and the user's settings in one place (flags.ts). */

@@ -5,12 +5,17 @@ interface FirefoxElement extends Element {
   openOrClosedShadowRoot?: ShadowRoot | null;
 }
 
+const SHADOW_HOSTS = new Set(['article', 'aside', 'blockquote', 'body', 'div', 'footer', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'main', 'nav', 'p', 'section', 'span']);
+
 /**
  * The shadow root of `el`, open or closed. Chromium: `chrome.dom.openOrClosedShadowRoot(el)`
  * (https://developer.chrome.com/docs/extensions/reference/api/dom); Firefox: `el.openOrClosedShadowRoot`
  * (https://developer.mozilla.org/docs/Web/API/Element/openOrClosedShadowRoot).
  */
 export function shadowRootOf(el: Element): ShadowRoot | null {
+  // Only custom elements and a few HTML elements can host a shadow root (https://dom.spec.whatwg.org/#dom-element-attachshadow);
+  // asking the extension API for every element would cost more than the rest of the walk.
+  if (!SHADOW_HOSTS.has(el.localName) && !el.localName.includes('-') && !el.hasAttribute('is')) return null;
   const ff = (el as FirefoxElement).openOrClosedShadowRoot;
   if (ff !== undefined) return ff ?? null;
   const dom = (globalThis as { chrome?: { dom?: { openOrClosedShadowRoot?: (e: HTMLElement) => ShadowRoot | null } } }).chrome?.dom;

@@ -104,12 +104,8 @@ function matchesSafe(el: Element, selector: string): boolean {
 export function linkUrl(el: Element): string | undefined {
   if ((el.localName !== 'a' && el.localName !== 'area') || !el.hasAttribute('href')) return undefined;
   const href = (el as HTMLAnchorElement).href;
-  let out = href;
-  try {
-    const u = new URL(href);
-    if (u.origin === location.origin && u.origin !== 'null') out = u.pathname + u.search + u.hash;
-  } catch {
-    /* keep the raw href */
-  }
+  const origin = location.origin;
+  // Same-origin links as a path (the header line carries the origin).
+  const out = origin !== 'null' && href.startsWith(origin + '/') ? href.slice(origin.length) : href;
   return cap(out.replace(/\s/g, '%20'), 300);
 }

@@ -27,17 +27,21 @@ function box(el: Element): DOMRect {
  * scrollable document), `clipped` (cut away by an `overflow: hidden` ancestor), `covered` (another element receives a
  * click at its centre). A control operable through a visible label (a styled switch) is judged by that label.
  */
-export function usability(el: Element, cache: WalkCache, transparent: boolean, clip: Clip | undefined, labels: readonly Element[]): string[] {
+export function usability(el: Element, cache: WalkCache, transparent: boolean, clip: Clip | undefined, labelsOf: () => readonly Element[]): string[] {
   const out: string[] = [];
   const style = cache.style(el);
   if (style.display === 'contents') return out;
   const r = box(el);
-  const viaLabel = labels.find((l) => {
+  const hidden = style.opacity === '0' || r.width === 0 || r.height === 0 || r.width * r.height <= 4;
+  // Labels are looked up only when needed: `input.labels` searches the document.
+  let labels: readonly Element[] | undefined;
+  const getLabels = () => (labels ??= labelsOf());
+  const viaLabel = !hidden ? undefined : getLabels().find((l) => {
     const lr = l.getBoundingClientRect();
     return lr.width > 0 && lr.height > 0 && cache.style(l).visibility === 'visible';
   });
-  if (viaLabel && (style.opacity === '0' || r.width === 0 || r.height === 0 || r.width * r.height <= 4)) {
-    return usability(viaLabel, cache, transparent, clip, []);
+  if (viaLabel) {
+    return usability(viaLabel, cache, transparent, clip, () => []);
   }
   if (transparent || style.opacity === '0') out.push('transparent');
   if (r.width === 0 || r.height === 0) {
@@ -62,7 +66,7 @@ export function usability(el: Element, cache: WalkCache, transparent: boolean, c
   if (right > left && bottom > top) {
     const root = el.getRootNode() as Document | ShadowRoot;
     const hit = root.elementFromPoint((left + right) / 2, (top + bottom) / 2);
-    if (hit && hit !== el && !el.contains(hit) && !labels.some((l) => l === hit || l.contains(hit)) && !hit.contains(el)) out.push('covered');
+    if (hit && hit !== el && !el.contains(hit) && !getLabels().some((l) => l === hit || l.contains(hit)) && !hit.contains(el)) out.push('covered');
   }
   return out;
 }

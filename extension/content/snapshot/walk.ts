@@ -64,6 +64,7 @@ export class Walker {
 
   /** Walks `root` (the document element by default) and returns this frame's tree. */
   run(root: Element): FrameTree {
+    const t0 = performance.now();
     try {
       const out = new Builder(this.flags.textLimit);
       const ctx: Ctx = { visible: true, transparent: false, clip: undefined, pointer: false, inAct: false, depth: 0, mute: false };
@@ -77,6 +78,7 @@ export class Walker {
         nodes,
         visited: this.visited,
         dropped: this.dropped,
+        ms: Math.round((performance.now() - t0) * 10) / 10,
       };
     } finally {
       this.cache.clear();
@@ -228,7 +230,7 @@ export class Walker {
     if (act || READABLE.has(role!)) node.handle = this.registry.handleFor(el);
     if (act) {
       node.act = 1;
-      states.push(...usability(el, this.cache, ctx.transparent, clip, this.labelsOf(el)));
+      states.push(...usability(el, this.cache, ctx.transparent, clip, () => this.labelsOf(el)));
     }
     if (states.length) node.states = states;
 
@@ -289,7 +291,7 @@ export class Walker {
     const name = collapseWhitespace(label.textContent ?? '') || collapseWhitespace(this.cache.name(control));
     if (name) node.name = cap(name, this.flags.nameLimit);
     const states = controlStates(control, role, this.focused);
-    states.push(...usability(label, this.cache, ctx.transparent, ctx.clip, []));
+    states.push(...usability(label, this.cache, ctx.transparent, ctx.clip, () => []));
     if (states.length) node.states = states;
     this.nodes++;
     return node;
@@ -324,7 +326,7 @@ export class Walker {
 
   private markAct(el: Element, node: SnapNode, transparent: boolean, clip: Clip | undefined): void {
     node.act = 1;
-    const states = usability(el, this.cache, transparent, clip, []);
+    const states = usability(el, this.cache, transparent, clip, () => []);
     if (states.length) node.states = [...(node.states ?? []), ...states];
   }
 }
