@@ -6,7 +6,7 @@ export const snapshot = defineTool({
   name: 'snapshot',
   title: 'Read the page outline',
   description:
-    'Returns an outline of what a person sees in the shared tab: roles, accessible names, values, states, link URLs, and a handle (h=…) for every element you can act on or read. Changes nothing. Start here, and again after the page changes. Handles are opaque: pass them unchanged to click, type, extract. Long pages are cut at a character budget; pass the returned cursor to continue. For one value use extract; for pixels use screenshot.',
+    'Returns an outline of what a person sees in the shared tab: roles, accessible names, values, states, link URLs, and a handle (like @q7k2mzr4.3) for every element you can act on or read. Changes nothing. Start here, and again after the page changes. Handles are opaque: pass them unchanged to click, type, extract. Long pages are cut at a character budget; pass the returned cursor to continue. For one value use extract; for pixels use screenshot.',
   input: SnapshotArgs,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   capability: 'read',
