@@ -35,9 +35,6 @@ export async function readRedactionSettings(): Promise<RedactionSettings> {
   };
 }
 
-/** How long a parent frame waits for its children's hello tokens. */
-const FRAME_HELLO_WAIT_MS = 300;
-
 /** A random token for the iframe ↔ frameId handshake (Chromium has no runtime.getFrameId). */
 function frameToken(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(12));

@@ -5,7 +5,6 @@
  * controls, and the Unicode bidi controls (https://www.unicode.org/reports/tr9/#Directional_Formatting_Characters),
  * plus line/paragraph separators. They are written as `\u{…}` escapes.
  */
-// eslint-disable-next-line no-control-regex
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff"\\]/g;
 
 function escapeChar(c: string): string {

@@ -139,7 +139,7 @@ export class Walker {
     const visible = style.visibility === 'visible';
     const block = display !== 'contents' && !display.startsWith('inline') && display !== 'ruby';
     const pointer = style.cursor === 'pointer';
-    let transparent = ctx.transparent || style.opacity === '0';
+    const transparent = ctx.transparent || style.opacity === '0';
     let clip = ctx.clip;
     const overflow = style.overflowX !== 'visible' || style.overflowY !== 'visible';
     if (overflow && display !== 'contents') {
