@@ -27,7 +27,11 @@ describe.each(BROWSERS)('click in %s', (kind) => {
     }
     expect(await textOf(t.page, '#log')).toBe('plain\nplain\n');
     const events = await t.page.evaluate(() => (window as unknown as { plainEvents: string[] }).plainEvents);
-    expect(events.slice(0, 6)).toEqual(['pointerdown:false', 'mousedown:false', 'focus:true', 'pointerup:false', 'mouseup:false', 'click:false']);
+    // Focus moves between mousedown and pointerup; Firefox fires no focus event in a window without system focus.
+    const sequence = events.filter((e) => !e.startsWith('focus')).slice(0, 5);
+    expect(sequence).toEqual(['pointerdown:false', 'mousedown:false', 'pointerup:false', 'mouseup:false', 'click:false']);
+    if (events.includes('focus:true')) expect(events.indexOf('focus:true')).toBe(2);
+    expect(await t.page.evaluate(() => document.activeElement?.id)).toBe('plain');
   });
 
   it('reports no DOM change when the click changes nothing, and a navigation when a link is followed', async () => {

@@ -29,8 +29,16 @@ export async function navigate(tab: number, raw: Record<string, unknown>): Promi
   }
   const after = await getTab(tab);
   const result: NavigateResult = { url: after.url ?? '', title: after.title ?? '' };
-  if (waitUntil !== 'none') result.document = (await topDocument(tab)) ?? undefined;
-  if (result.document === undefined) delete result.document;
+  if (waitUntil !== 'none') {
+    const document = await topDocument(tab);
+    // A loaded top frame without Oriel's content script is a browser error page (or a page extensions may not touch).
+    if (document === undefined) {
+      throw orielError('navigation_failed', `The tab shows no page Oriel can work in (${(after.url ?? '').slice(0, 200)}): the load failed and the browser shows an error page, or the site is protected.`, {
+        details: { reason: 'no document' },
+      });
+    }
+    result.document = document;
+  }
   return result;
 }
 
@@ -100,7 +108,14 @@ function watchTopFrame(tab: number, waitUntil: WaitUntil, timeoutMs: number, pre
   });
   const mine = (d: { tabId: number; frameId: number }) => d.tabId === tab && d.frameId === 0;
   const onCommitted = (d: chrome.webNavigation.WebNavigationTransitionCallbackDetails) => {
-    if (mine(d)) committed = true;
+    if (!mine(d)) return;
+    committed = true;
+    // Firefox commits its own error page instead of reporting onErrorOccurred for some failures.
+    const errorPage = /^about:neterror\?(?:.*&)?e=([^&]*)/.exec(d.url);
+    if (errorPage) {
+      const reason = decodeURIComponent(errorPage[1] ?? 'unknown');
+      fail(orielError('navigation_failed', `The page did not load: ${reason.slice(0, 200)}. Check the URL and that the site is reachable, then navigate again.`, { details: { reason: reason.slice(0, 200) } }));
+    }
   };
   const onDom = (d: chrome.webNavigation.WebNavigationFramedCallbackDetails) => {
     if (mine(d) && committed && waitUntil === 'domcontentloaded') settle();
@@ -114,7 +129,7 @@ function watchTopFrame(tab: number, waitUntil: WaitUntil, timeoutMs: number, pre
   };
   const onError = (d: chrome.webNavigation.WebNavigationFramedErrorCallbackDetails) => {
     if (!mine(d)) return;
-    const reason = d.error.replace(/^net::/, '');
+    const reason = readableError(d.error);
     const aborted = /ERR_ABORTED|NS_BINDING_ABORTED/i.test(reason);
     if (aborted && committed) return;
     // Leaving a page that is still loading aborts *its* load: that error names the old document, not ours.
@@ -171,4 +186,21 @@ async function topDocument(tab: number): Promise<string | undefined> {
     }
   }
   return undefined;
+}
+
+/** Firefox reports network errors as bare nsresult numbers; name the common ones (xpcom/base/ErrorList.py). */
+const GECKO_ERRORS: Record<string, string> = {
+  '2152398850': 'NS_BINDING_ABORTED',
+  '2152398861': 'NS_ERROR_CONNECTION_REFUSED',
+  '2152398862': 'NS_ERROR_NET_TIMEOUT',
+  '2152398868': 'NS_ERROR_NET_RESET',
+  '2152398878': 'NS_ERROR_UNKNOWN_HOST',
+  '2152398919': 'NS_ERROR_NET_INTERRUPT',
+  '2153390069': 'SEC_ERROR_UNKNOWN_ISSUER',
+};
+
+function readableError(error: string): string {
+  const code = /^Error code (\d+)$/.exec(error)?.[1];
+  if (code) return GECKO_ERRORS[code] ?? error;
+  return error.replace(/^net::/, '');
 }

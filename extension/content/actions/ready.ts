@@ -49,12 +49,15 @@ export async function whenActionable<T>(spec: TargetSpec, ctx: ContentContext, o
           const after = el.getBoundingClientRect();
           lastRect.set(el, after);
           const final = check(el, opts);
-          if (final.ok && sameRect(before, after)) return act(el, final.at);
+          // Hidden pages render no frames, so a moving box looks still: there, a running geometry animation counts.
+          const still = sameRect(before, after) && !(document.visibilityState === 'hidden' && animatesGeometry(el));
+          if (final.ok && still) return act(el, final.at);
           ({ reason, cover } = final.ok ? { reason: 'it is still moving (animating or being laid out)', cover: undefined } : final);
         } else {
           reason = 'the selector now matches another element';
         }
-        if (performance.now() < deadline) continue;
+        // Visible pages paced themselves by the frame just awaited; hidden ones wait for a change or a short delay.
+        if (performance.now() < deadline && document.visibilityState !== 'hidden') continue;
       } else {
         ({ reason, cover } = first);
       }
@@ -85,6 +88,21 @@ function mayBeMoving(el: Element, now: DOMRect): boolean {
   if (seen && !sameRect(seen, now)) return true;
   for (let n: Element | null = el; n; n = n.parentElement ?? (n.parentNode instanceof ShadowRoot ? n.parentNode.host : null)) {
     if (n.getAnimations().some((a) => a.playState === 'running')) return true;
+  }
+  return false;
+}
+
+/** CSS properties whose animation moves or resizes a box. */
+const GEOMETRY = /^(transform|translate|scale|rotate|left|top|right|bottom|inset|margin|padding|width|height|offset|position)/i;
+
+/** Whether a running animation on `el` or an ancestor changes geometry (https://drafts.csswg.org/web-animations-1/). */
+function animatesGeometry(el: Element): boolean {
+  for (let n: Element | null = el; n; n = n.parentElement ?? (n.parentNode instanceof ShadowRoot ? n.parentNode.host : null)) {
+    for (const a of n.getAnimations()) {
+      if (a.playState !== 'running' || !(a.effect instanceof KeyframeEffect)) continue;
+      if (a instanceof CSSTransition && GEOMETRY.test(a.transitionProperty)) return true;
+      if (a.effect.getKeyframes().some((k) => Object.keys(k).some((p) => GEOMETRY.test(p)))) return true;
+    }
   }
   return false;
 }
