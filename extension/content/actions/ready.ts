@@ -42,15 +42,19 @@ export async function whenActionable<T>(spec: TargetSpec, ctx: ContentContext, o
       if (first.ok) {
         const before = el.getBoundingClientRect();
         if (!mayBeMoving(el, before)) return act(el, first.at);
+        const clocks = document.visibilityState === 'hidden' ? geometryClocks(el) : [];
         // Stable: the same box in two consecutive frames (an animating element would be clicked where it was).
-        await nextFrame();
+        // Without frames (hidden page), give a running geometry animation's clock a moment to show whether it runs.
+        if (clocks.length > 0) await new Promise((r) => setTimeout(r, 20));
+        else await nextFrame();
         const again = resolveNow(spec, ctx);
         if (again === el) {
           const after = el.getBoundingClientRect();
           lastRect.set(el, after);
           const final = check(el, opts);
-          // Hidden pages render no frames, so a moving box looks still: there, a running geometry animation counts.
-          const still = sameRect(before, after) && !(document.visibilityState === 'hidden' && animatesGeometry(el));
+          // Hidden pages render no frames, so a moving box can look still: there, a geometry animation whose clock
+          // advanced counts as motion (Firefox advances it; Chromium pauses it, and the box then stays put).
+          const still = sameRect(before, after) && !clocks.some(([a, t]) => a.playState === 'running' && a.currentTime !== t);
           if (final.ok && still) return act(el, final.at);
           ({ reason, cover } = final.ok ? { reason: 'it is still moving (animating or being laid out)', cover: undefined } : final);
         } else {
@@ -95,16 +99,18 @@ function mayBeMoving(el: Element, now: DOMRect): boolean {
 /** CSS properties whose animation moves or resizes a box. */
 const GEOMETRY = /^(transform|translate|scale|rotate|left|top|right|bottom|inset|margin|padding|width|height|offset|position)/i;
 
-/** Whether a running animation on `el` or an ancestor changes geometry (https://drafts.csswg.org/web-animations-1/). */
-function animatesGeometry(el: Element): boolean {
+/** Running animations on `el` or an ancestor that move or resize it, with their current times. */
+function geometryClocks(el: Element): Array<[Animation, CSSNumberish | null]> {
+  const out: Array<[Animation, CSSNumberish | null]> = [];
   for (let n: Element | null = el; n; n = n.parentElement ?? (n.parentNode instanceof ShadowRoot ? n.parentNode.host : null)) {
     for (const a of n.getAnimations()) {
       if (a.playState !== 'running' || !(a.effect instanceof KeyframeEffect)) continue;
-      if (a instanceof CSSTransition && GEOMETRY.test(a.transitionProperty)) return true;
-      if (a.effect.getKeyframes().some((k) => Object.keys(k).some((p) => GEOMETRY.test(p)))) return true;
+      const moves =
+        (a instanceof CSSTransition && GEOMETRY.test(a.transitionProperty)) || a.effect.getKeyframes().some((k) => Object.keys(k).some((p) => GEOMETRY.test(p)));
+      if (moves) out.push([a, a.currentTime]);
     }
   }
-  return false;
+  return out;
 }
 
 type Check = { ok: true; at: ActPoint } | { ok: false; reason: string; cover?: string | undefined };
