@@ -85,6 +85,8 @@ describe.each(BROWSERS)('click in %s', (kind) => {
   it('waits for an animating button to stop before clicking it', async () => {
     // A visible page renders frames, so the two-frame stability check applies (hidden pages pause CSS animations).
     await t.page.bringToFront();
+    await t.page.waitForFunction(() => document.visibilityState === 'visible');
+    await t.load('click.html?mover');
     const r = await t.tool('click', { selector: '#mover' });
     expect(r.isError).toBe(false);
     // The animation runs 1.2 s in all; the click lands only once the button stands still.
