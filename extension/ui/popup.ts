@@ -31,16 +31,36 @@ async function currentTabId(): Promise<number | undefined> {
   return active?.id;
 }
 
+let shown = '';
+
 async function render(state?: PopupState): Promise<void> {
   const s = state ?? (await ask({ kind: 'state' }));
+  const current = await currentTabId();
+  // Rebuild only when something visible changed, so a switch is not replaced under the user's pointer.
+  const key = JSON.stringify([s, current]);
+  if (key === shown) return;
+  shown = key;
   const status = document.getElementById('status')!;
   status.textContent = s.connected ? 'Connected to the Oriel broker.' : 'Not connected to the broker: run "oriel install", then "oriel doctor".';
   status.className = `status${s.connected ? '' : ' off'}`;
-  const current = await currentTabId();
   const here = s.tabs.find((t) => t.tab === current);
   document.getElementById('this')!.replaceChildren(...(here ? [row(here, 'Share this tab')] : []));
   document.getElementById('shared')!.replaceChildren(...s.tabs.filter((t) => t.shared && t.tab !== current).map((t) => row(t, undefined)));
   document.getElementById('others')!.replaceChildren(...s.tabs.filter((t) => !t.shared && t.tab !== current).map((t) => row(t, undefined)));
 }
+
+// Keep the list live while the popup is open: tabs open, close, change title or URL, or get shared elsewhere.
+let pending: ReturnType<typeof setTimeout> | undefined;
+function rerender(): void {
+  clearTimeout(pending);
+  pending = setTimeout(() => void render(), 50);
+}
+chrome.tabs.onCreated.addListener(rerender);
+chrome.tabs.onRemoved.addListener(rerender);
+chrome.tabs.onUpdated.addListener(rerender);
+chrome.tabs.onActivated.addListener(rerender);
+chrome.storage.onChanged.addListener((_changes, area) => {
+  if (area === 'session') rerender();
+});
 
 void render();

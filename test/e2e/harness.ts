@@ -62,6 +62,12 @@ export interface Rig {
   open(url: string): Promise<Page>;
   /** Shares (or unshares) the tab whose URL contains `urlPart`, through the popup's real UI. */
   share(urlPart: string, shared?: boolean): Promise<void>;
+  /**
+   * Saves the user's redaction settings through the options page's real form (selectors one per line, value limit)
+   * and returns what the page says ("Saved." or why not). `direct` writes `settings` straight into storage.local from
+   * the options page instead, skipping the form's validation (settings the form would refuse, e.g. an invalid selector).
+   */
+  setRedaction(selectors: string[], limit?: number, options?: { direct?: boolean }): Promise<string>;
   /** Connects an official MCP client to `oriel mcp` in the given era. */
   client(era?: 'legacy' | 'modern', name?: string): Promise<Client>;
   /** Runs the oriel CLI with this rig's environment; returns stdout. */
@@ -133,6 +139,7 @@ export async function launchRig(kind: BrowserKind, options: { hubIdleMs?: number
 
   const clients: Client[] = [];
   let manager: Page | undefined;
+  let optionsPage: Page | undefined;
   const rig: Rig = {
     kind,
     browser,
@@ -153,21 +160,59 @@ export async function launchRig(kind: BrowserKind, options: { hubIdleMs?: number
       return page;
     },
     async share(urlPart, shared = true) {
-      // The popup, opened as a tab and kept for the rig's life; reloaded so it lists tabs opened since.
+      // The popup, opened as a tab and kept for the rig's life; its list follows tabs as they open and change.
       if (!manager) {
         manager = await browser.newPage();
         // Firefox reports no load event for moz-extension pages opened by WebDriver; the page is usable regardless.
         await manager.goto(`${extensionBase}/extension/ui/popup.html`, { waitUntil: 'load', timeout: kind === 'firefox' ? 3_000 : 15_000 }).catch((err: unknown) => {
           if (kind !== 'firefox') throw err;
         });
-      } else {
-        await manager.evaluate(() => location.reload());
       }
       const selector = `label.tab[data-url*="${urlPart.replace(/"/g, '\\"')}"] input`;
+      // Background tabs get no animation frames and throttled timers: work with the popup in front, poll by time.
+      await manager.bringToFront();
       await manager.waitForSelector(selector, { timeout: 10_000 });
-      const checked = await manager.$eval(selector, (el) => (el as HTMLInputElement).checked);
-      if (checked !== shared) await manager.click(selector);
-      await manager.waitForFunction((sel, want) => (document.querySelector(sel) as HTMLInputElement | null)?.checked === want, { timeout: 5_000 }, selector, shared);
+      for (let attempt = 0; ; attempt++) {
+        try {
+          const checked = await manager.$eval(selector, (el) => (el as HTMLInputElement).checked);
+          if (checked !== shared) await manager.click(selector);
+          break;
+        } catch (err) {
+          // The live list re-rendered between finding the switch and clicking it; find it again.
+          if (attempt >= 3) throw err;
+        }
+      }
+      await manager.waitForFunction((sel, want) => (document.querySelector(sel) as HTMLInputElement | null)?.checked === want, { timeout: 5_000, polling: 50 }, selector, shared);
+      // Like a person who shares the tab they are looking at, end with the shared tab in front.
+      const target = (await browser.pages()).find((p) => p.url().includes(urlPart));
+      await target?.bringToFront();
+    },
+    async setRedaction(selectors, limit = 200, { direct = false } = {}) {
+      // The options page, opened as a tab like the popup and kept for the rig's life; reloaded each time so the form
+      // shows the stored settings and an empty status.
+      let page = optionsPage;
+      if (!page) {
+        page = optionsPage = await browser.newPage();
+        await page.goto(`${extensionBase}/extension/ui/options.html`, { waitUntil: 'load', timeout: kind === 'firefox' ? 3_000 : 15_000 }).catch((err: unknown) => {
+          if (kind !== 'firefox') throw err;
+        });
+      } else {
+        await page.evaluate(() => {
+          (window as unknown as { stale: boolean }).stale = true;
+          location.reload();
+        });
+      }
+      // The reloaded page has filled the form from storage.
+      await page.waitForFunction(() => !(window as unknown as { stale?: boolean }).stale && (document.getElementById('limit') as HTMLInputElement | null)?.value !== '', { timeout: 10_000 });
+      if (direct) {
+        await page.evaluate((s) => chrome.storage.local.set({ settings: s }), { redactSelectors: selectors, valueLimit: limit });
+        return 'Stored.';
+      }
+      await page.$eval('#selectors', (el, v) => void ((el as HTMLTextAreaElement).value = v), selectors.join('\n'));
+      await page.$eval('#limit', (el, v) => void ((el as HTMLInputElement).value = v), String(limit));
+      await page.click('button[type="submit"]');
+      await page.waitForFunction(() => document.getElementById('result')?.textContent !== '', { timeout: 10_000 });
+      return page.$eval('#result', (el) => el.textContent ?? '');
     },
     async client(era = 'legacy', name = 'test') {
       const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp'], env: { ...env, ORIEL_CLIENT_NAME: name }, stderr: 'pipe' });

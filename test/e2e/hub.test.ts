@@ -108,4 +108,20 @@ describe('hub with a browser', () => {
     const snap = await call(client, 'snapshot');
     expect(snap.isError).toBe(false);
   });
+
+  it('fails a call in flight with browser_disconnected when the native host dies, and does not replay it', async () => {
+    const runtime = rig.env.ORIEL_RUNTIME_DIR!;
+    const client = await rig.client('modern', 'interrupted');
+    await until(() => rig.connectedBrowsers() === 1, 15_000, 'browser connected');
+    // The checkout button stays disabled, so this click is still waiting when the host dies.
+    const pending = call(client, 'click', { selector: '#checkout', timeout_ms: 20_000 });
+    await new Promise((r) => setTimeout(r, 500));
+    const [host] = processes(runtime, 'native-host');
+    process.kill(host!, 'SIGKILL');
+    const result = await pending;
+    expect(result.error?.code).toBe('browser_disconnected');
+    expect((result.error as { refresh_required?: boolean } | undefined)?.refresh_required).toBe(true);
+    await until(() => rig.connectedBrowsers() === 1, 15_000, 'browser reconnected');
+    expect((await call(client, 'snapshot')).isError).toBe(false);
+  });
 });
