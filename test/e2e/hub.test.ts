@@ -2,7 +2,7 @@
 // death and respawn, and leaving when idle.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, existsSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { CLI, call, ensureBuilt, launchRig, serveFixtures, until, type Rig } from './harness.js';
@@ -52,6 +52,9 @@ describe('hub life', () => {
     );
     for (const r of relays) r.stdin.write(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }) + '\n');
     for (const a of await Promise.all(answers)) expect(a).toContain('"serverInfo"');
+    // SPEC §10: a private folder and socket, no TCP port.
+    expect(statSync(env.ORIEL_RUNTIME_DIR!).mode & 0o777).toBe(0o700);
+    expect(statSync(path.join(env.ORIEL_RUNTIME_DIR!, 'hub.sock')).mode & 0o777).toBe(0o600);
     // Losers of the lock race exit at once; one hub remains.
     await until(() => processes(env.ORIEL_RUNTIME_DIR!, 'hub').length === 1, 10_000, 'a single hub');
     // A hub started by hand while one runs steps aside.

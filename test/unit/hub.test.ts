@@ -1,0 +1,89 @@
+// The hub's call bookkeeping with a scripted browser link: deadlines, client cancellation, disconnects (navigate
+// survives, other calls fail and are not replayed), results routed to the right call.
+import { describe, expect, it } from 'vitest';
+import { Hub, type BrowserLink } from '../../broker/hub/hub.js';
+import type { HubToBrowser } from '../../shared/protocol.js';
+import { logger } from '../../broker/common/log.js';
+
+const quiet = { ...logger('test'), info: () => {}, warn: () => {}, debug: () => {} } as ReturnType<typeof logger>;
+const tab = { tab: 7, title: 'T', url: 'http://a.test/', origin: 'http://a.test', active: true };
+
+function fakeBrowser(instance = 'inst01') {
+  const sent: HubToBrowser[] = [];
+  const link: BrowserLink = { info: { name: 'chromium', version: '1', instance, extension_id: 'x' }, send: (m) => sent.push(m), close: () => {} };
+  return { link, sent, calls: () => sent.filter((m): m is Extract<HubToBrowser, { t: 'call' }> => m.t === 'call') };
+}
+
+describe('Hub calls', () => {
+  it('routes a result to its call', async () => {
+    const hub = new Hub(quiet);
+    const b = fakeBrowser();
+    hub.attachBrowser(b.link, [tab]);
+    const p = hub.callPage(undefined, 'click', { handle: 'abcd.1' }, { timeoutMs: 5_000 });
+    await new Promise((r) => setTimeout(r, 0));
+    const [call] = b.calls();
+    expect(call).toMatchObject({ tab: 7, op: 'click', args: { handle: 'abcd.1' } });
+    hub.fromBrowser(b.link, { t: 'result', id: call!.id, ok: true, value: { done: 1 } });
+    await expect(p).resolves.toEqual({ done: 1 });
+  });
+
+  it('answers timeout at the deadline and sends the page a cancel', async () => {
+    const hub = new Hub(quiet);
+    const b = fakeBrowser();
+    hub.attachBrowser(b.link, [tab]);
+    const started = Date.now();
+    await expect(hub.callPage(undefined, 'wait_for', {}, { timeoutMs: 100 })).rejects.toMatchObject({ data: { code: 'timeout' } });
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(b.sent.some((m) => m.t === 'cancel')).toBe(true);
+  });
+
+  it('answers cancelled at once when the client cancels', async () => {
+    const hub = new Hub(quiet);
+    const b = fakeBrowser();
+    hub.attachBrowser(b.link, [tab]);
+    const ac = new AbortController();
+    const p = hub.callPage(undefined, 'click', {}, { timeoutMs: 10_000, signal: ac.signal });
+    await new Promise((r) => setTimeout(r, 0));
+    ac.abort();
+    await expect(p).rejects.toMatchObject({ data: { code: 'cancelled' } });
+    expect(b.sent.filter((m) => m.t === 'cancel')).toHaveLength(1);
+  });
+
+  it('fails ordinary calls on disconnect but lets navigate finish with the next document', async () => {
+    const hub = new Hub(quiet);
+    const b = fakeBrowser();
+    hub.attachBrowser(b.link, [tab, { ...tab, tab: 8 }]);
+    const click = hub.callPage('inst01-7', 'click', {}, { timeoutMs: 10_000 });
+    const nav = hub.callPage('inst01-8', 'navigate', { url: 'http://a.test/next' }, { timeoutMs: 10_000 });
+    await new Promise((r) => setTimeout(r, 0));
+    hub.detachBrowser(b.link);
+    await expect(click).rejects.toMatchObject({ data: { code: 'browser_disconnected' } });
+    // The same browser instance comes back; the tab now shows the new document.
+    const again = fakeBrowser();
+    hub.attachBrowser(again.link, [tab, { ...tab, tab: 8, url: 'http://a.test/next', document: 'newdoc1' }]);
+    await expect(nav).resolves.toMatchObject({ document: 'newdoc1', url: 'http://a.test/next' });
+    // Nothing was replayed on the new link.
+    expect(again.calls()).toEqual([]);
+    expect(hub.sessions.get('inst01-7')?.connected).toBe(true);
+  });
+
+  it('refuses calls while the browser is away, with browser_disconnected', async () => {
+    const hub = new Hub(quiet);
+    const b = fakeBrowser();
+    hub.attachBrowser(b.link, [tab]);
+    hub.detachBrowser(b.link);
+    await expect(hub.callPage('inst01-7', 'snapshot', {}, { timeoutMs: 1_000 })).rejects.toMatchObject({ data: { code: 'browser_disconnected' } });
+  });
+
+  it('ignores a result claimed by another browser', async () => {
+    const hub = new Hub(quiet);
+    const a = fakeBrowser('aaaa01');
+    const other = fakeBrowser('bbbb01');
+    hub.attachBrowser(a.link, [tab]);
+    hub.attachBrowser(other.link, []);
+    const p = hub.callPage(undefined, 'click', {}, { timeoutMs: 300 });
+    await new Promise((r) => setTimeout(r, 0));
+    hub.fromBrowser(other.link, { t: 'result', id: a.calls()[0]!.id, ok: true, value: 'forged' });
+    await expect(p).rejects.toMatchObject({ data: { code: 'timeout' } });
+  });
+});
