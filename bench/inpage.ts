@@ -1,0 +1,87 @@
+// Page-side half of the benchmark, bundled by bench/bundle.ts into one IIFE and added to the page's main world.
+// It times (a) the floor — a bare walk over every element reading its computed style — and (b) Oriel's snapshot
+// in the page: the content script's walker (extension/content/snapshot/walk.ts) plus the shared renderer, with the
+// flags the background sends (extension/background/snapshot.ts walkFlags) and no character budget.
+import { HandleRegistry } from '../extension/content/registry.js';
+import { frameRefOf } from '../extension/content/snapshot/frames.js';
+import { Walker } from '../extension/content/snapshot/walk.js';
+import { filterFingerprint, markInert, paginate, toLines, type WalkFlags } from '../shared/snapshot/index.js';
+
+/** The flags the background builds for a snapshot without user redaction selectors. */
+const FLAGS: WalkFlags = { redactSelectors: [], valueLimit: 200, nameLimit: 300, textLimit: 2000, maxNodes: 100_000, maxDepth: 40 };
+
+/** One registry for the page's life, as the content script keeps one per document. */
+const registry = new HandleRegistry();
+
+export interface FloorRun {
+  ms: number;
+  elements: number;
+}
+
+let generation = 0;
+
+/**
+ * Invalidates the style of every element, as a page change would: a new value of an inherited custom property on the
+ * root element. The next computed-style read recalculates the whole document's style (and layout reads re-run layout).
+ */
+function dirty(): void {
+  document.documentElement.style.setProperty('--oriel-bench', String(++generation));
+}
+
+/**
+ * The floor: visits every element (shadow roots aside) and reads two computed-style properties of each. With
+ * `afterChange`, the style is invalidated first, so the walk includes the browser's style recalculation.
+ */
+function floor(afterChange = false): FloorRun {
+  if (afterChange) dirty();
+  const t0 = performance.now();
+  let elements = 0;
+  let shown = 0;
+  const visit = (el: Element): void => {
+    elements++;
+    const style = getComputedStyle(el);
+    if (style.display !== 'none' && style.visibility !== 'hidden') shown++;
+    for (let c = el.firstElementChild; c !== null; c = c.nextElementSibling) visit(c);
+  };
+  visit(document.documentElement);
+  // `shown` keeps the style reads from being optimised away.
+  return { ms: performance.now() - t0 + (shown < 0 ? 1 : 0), elements };
+}
+
+export interface OrielRun {
+  /** Walker only (DOM → tree), as the content script does it. */
+  walkMs: number;
+  /** Walker plus rendering the whole outline to text (what the background adds, without messaging). */
+  totalMs: number;
+  chars: number;
+  lines: number;
+  visited: number;
+  text?: string;
+}
+
+function oriel(withText = false, afterChange = false): OrielRun {
+  if (afterChange) dirty();
+  const t0 = performance.now();
+  const tree = new Walker(FLAGS, registry, frameRefOf).run(document.documentElement);
+  const t1 = performance.now();
+  markInert(tree.nodes);
+  const lines = toLines(tree.nodes);
+  const meta = { title: tree.title, url: tree.url, document: tree.document, visited: tree.visited, dropped: tree.dropped };
+  const page = paginate(lines, 0, Number.MAX_SAFE_INTEGER, meta, filterFingerprint([null, null, null, false]));
+  const t2 = performance.now();
+  const run: OrielRun = { walkMs: t1 - t0, totalMs: t2 - t0, chars: page.text.length, lines: lines.length, visited: tree.visited };
+  if (withText) run.text = page.text;
+  return run;
+}
+
+/** Elements a person could act on, by the generator's own markup, that the browser renders (for a cross-check). */
+function visibleInteractive(): number {
+  const all = document.querySelectorAll('a[href], button, input, select, textarea, [role="button"]');
+  let n = 0;
+  for (const el of Array.from(all)) if ((el as HTMLElement).checkVisibility?.() ?? (el as HTMLElement).offsetParent !== null) n++;
+  return n;
+}
+
+const api = { floor, oriel, visibleInteractive, elementCount: () => document.getElementsByTagName('*').length };
+export type BenchApi = typeof api;
+(globalThis as unknown as { __orielBench: BenchApi }).__orielBench = api;

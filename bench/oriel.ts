@@ -1,0 +1,184 @@
+// The Oriel half of the benchmark, in one Chromium with the built extension (test/e2e/harness.ts launchRig):
+// per page size the floor (a) and the in-page snapshot (b) through the bundled bench/inpage.ts, then the snapshot
+// tool end to end through `oriel mcp` over stdio (c); and on the 1k page the latency of click, type and extract.
+import type { Client } from '@modelcontextprotocol/client';
+import type { Page } from 'puppeteer-core';
+import { CHROMIUM_EXTENSION_ID } from '../shared/protocol.js';
+import { call, handleOf, launchRig, until, type Rig } from '../test/e2e/harness.js';
+import type { BenchApi, FloorRun, OrielRun } from './inpage.js';
+import { timedCall } from './mcp.js';
+import { checkCoverage, type Coverage } from './outline.js';
+import type { GeneratedPage } from './pages.js';
+import { latency, repeat, summary, type Latency, type Summary } from './stats.js';
+
+export interface Plan {
+  warmup: number;
+  runs: number;
+  /** Fewer runs for the largest page. */
+  runsLarge: number;
+  actionCalls: number;
+  actionWarmup: number;
+}
+
+export interface OrielPageResult {
+  floor: Summary & { elements: number };
+  /** (a) and the (b) walk when every element's style was invalidated just before. */
+  afterStyleChange: { floor: Summary; walk: Summary };
+  inPage: { walk: Summary; total: Summary; chars: number; lines: number; visited: number };
+  mcp: { firstCall: number; unbudgeted: Summary & { chars: number; truncated: boolean; cursor: boolean }; defaultBudget: Summary & { chars: number; truncated: boolean } };
+  /** The whole outline read through MCP page by page (max_chars 200000 each), once. */
+  fullOutline: { pages: number; chars: number; ms: number };
+  coverage: Coverage;
+  visibleInteractiveInPage: number;
+}
+
+export interface OrielLatency {
+  click: Latency;
+  type: Latency;
+  extract: Latency;
+  errors: number;
+}
+
+type Win = { __orielBench: BenchApi };
+
+/** Starts the rig and one MCP client (legacy era, like most clients today). */
+export async function startOriel(): Promise<{ rig: Rig; client: Client }> {
+  const rig = await launchRig('chromium', { hubIdleMs: 600_000 });
+  try {
+    const client = await rig.client('legacy', 'bench');
+    return { rig, client };
+  } catch (err) {
+    await rig.close();
+    throw err;
+  }
+}
+
+/**
+ * Shares the tab showing `url` through the real popup, opened in a tab of its own and closed afterwards. The popup
+ * re-renders its list as tabs change, so the switch is found and clicked inside one in-page poll rather than through a
+ * puppeteer element handle that a re-render can detach (the harness's rig.share hit that here).
+ */
+async function share(rig: Rig, url: string): Promise<void> {
+  const popup = await rig.browser.newPage();
+  try {
+    await popup.goto(`chrome-extension://${CHROMIUM_EXTENSION_ID}/extension/ui/popup.html`, { waitUntil: 'load' });
+    await popup.waitForFunction(
+      (u: string) => {
+        const box = Array.from(document.querySelectorAll<HTMLLabelElement>('label.tab')).find((l) => l.dataset.url === u)?.querySelector('input');
+        if (!box) return false;
+        if (!box.checked && !box.dataset.benchClicked) {
+          box.dataset.benchClicked = '1';
+          box.click();
+        }
+        return box.checked;
+      },
+      { timeout: 15_000, polling: 100 },
+      url,
+    );
+  } finally {
+    await popup.close().catch(() => undefined);
+  }
+}
+
+/** Opens `url`, shares it through the popup, and returns the page and its session id. */
+export async function openShared(rig: Rig, client: Client, url: string): Promise<{ page: Page; session: string }> {
+  const page = await rig.open(url);
+  await page.setViewport({ width: 1280, height: 800 });
+  await share(rig, url);
+  const session = await until(async () => {
+    const list = (await call(client, 'list_sessions')).structured.sessions as Array<{ id: string; url: string }>;
+    return list.find((s) => s.url === url)?.id;
+  }, 15_000, `session for ${url}`);
+  return { page, session };
+}
+
+export async function measureOrielPage(page: Page, client: Client, session: string, gen: GeneratedPage, bundle: string, plan: Plan): Promise<OrielPageResult> {
+  const runs = gen.target >= 50_000 ? plan.runsLarge : plan.runs;
+  const snap = (args: Record<string, unknown>) => async () => {
+    const r = await timedCall(client, 'snapshot', { session, ...args });
+    if (r.isError) throw new Error(`snapshot failed on ${gen.target}: ${r.text.slice(0, 500)}`);
+    return r;
+  };
+  // The first snapshot of the freshly loaded page, before anything of the benchmark runs in it.
+  const first = await snap({ max_chars: 200_000 })();
+  await page.addScriptTag({ content: bundle });
+
+  const floors = await repeat(plan.warmup, runs, () => page.evaluate(() => (window as unknown as Win).__orielBench.floor(false)) as Promise<FloorRun>);
+  const inPage = await repeat(plan.warmup, runs, () => page.evaluate(() => (window as unknown as Win).__orielBench.oriel(false, false)) as Promise<OrielRun>);
+  // The same two right after a style change (the page has just changed, as it has after most actions).
+  const floorsChanged = await repeat(plan.warmup, runs, () => page.evaluate(() => (window as unknown as Win).__orielBench.floor(true)) as Promise<FloorRun>);
+  const inPageChanged = await repeat(plan.warmup, runs, () => page.evaluate(() => (window as unknown as Win).__orielBench.oriel(false, true)) as Promise<OrielRun>);
+  const visibleInteractiveInPage = await page.evaluate(() => (window as unknown as Win).__orielBench.visibleInteractive());
+
+  const unbudgeted = await repeat(1, runs, snap({ max_chars: 200_000 }));
+  const byDefault = await repeat(0, runs, snap({}));
+
+  // The whole outline, following cursors, for the coverage check and the character count of a large page.
+  const t0 = performance.now();
+  let text = '';
+  let pages = 0;
+  let cursor: string | undefined;
+  do {
+    const r = await snap({ max_chars: 200_000, ...(cursor ? { cursor } : {}) })();
+    text += (text ? '\n' : '') + String(r.structured.text ?? '');
+    cursor = typeof r.structured.cursor === 'string' ? r.structured.cursor : undefined;
+    pages++;
+  } while (cursor && pages < 50);
+  const fullMs = performance.now() - t0;
+
+  const cov = (x: { structured: Record<string, unknown> }) => (x.structured.coverage ?? {}) as { truncated?: boolean };
+  return {
+    floor: { ...summary(floors.map((f) => f.ms)), elements: floors[0]!.elements },
+    afterStyleChange: { floor: summary(floorsChanged.map((f) => f.ms)), walk: summary(inPageChanged.map((r) => r.walkMs)) },
+    inPage: {
+      walk: summary(inPage.map((r) => r.walkMs)),
+      total: summary(inPage.map((r) => r.totalMs)),
+      chars: inPage[0]!.chars,
+      lines: inPage[0]!.lines,
+      visited: inPage[0]!.visited,
+    },
+    mcp: {
+      firstCall: Math.round(first.ms),
+      unbudgeted: { ...summary(unbudgeted.map((r) => r.ms)), chars: first.text.length, truncated: cov(first).truncated === true, cursor: typeof first.structured.cursor === 'string' },
+      defaultBudget: { ...summary(byDefault.map((r) => r.ms)), chars: byDefault[0]!.text.length, truncated: cov(byDefault[0]!).truncated === true },
+    },
+    fullOutline: { pages, chars: text.length, ms: Math.round(fullMs) },
+    coverage: checkCoverage(text, gen.interactive),
+    visibleInteractiveInPage,
+  };
+}
+
+/** Targets on the 1k page that both Oriel and Playwright act on: Add buttons, Note textareas, section headings. */
+export function actionTargets(gen: GeneratedPage): { buttons: string[]; fields: string[]; headings: string[] } {
+  const buttons = gen.interactive.filter((n) => n.startsWith('Add to cart '));
+  const fields = gen.interactive.filter((n) => n.startsWith('Note '));
+  const headings = buttons.map((b) => `Section ${b.slice('Add to cart '.length)}`);
+  return { buttons, fields, headings };
+}
+
+export async function measureOrielLatency(client: Client, session: string, gen: GeneratedPage, plan: Plan): Promise<OrielLatency> {
+  const outline = String((await call(client, 'snapshot', { session, max_chars: 200_000 })).structured.text ?? '');
+  const t = actionTargets(gen);
+  const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const h = (role: string, name: string) => handleOf(outline, new RegExp(`${role} "${esc(name)}"`));
+  const buttons = t.buttons.map((n) => h('button', n));
+  const fields = t.fields.map((n) => h('textbox', n));
+  const headings = t.headings.map((n) => h('heading', n));
+  let errors = 0;
+  const run = async (tool: string, args: (i: number) => Record<string, unknown>) => {
+    let i = 0;
+    const samples = await repeat(plan.actionWarmup, plan.actionCalls, async () => {
+      const r = await timedCall(client, tool, { session, ...args(i++) });
+      if (r.isError) {
+        errors++;
+        if (errors <= 3) process.stderr.write(`oriel ${tool} failed: ${r.text.slice(0, 300)}\n`);
+      }
+      return r.ms;
+    });
+    return latency(samples);
+  };
+  const click = await run('click', (i) => ({ handle: buttons[i % buttons.length] }));
+  const type = await run('type', (i) => ({ handle: fields[i % fields.length], text: `note ${i}` }));
+  const extract = await run('extract', (i) => ({ handle: headings[i % headings.length] }));
+  return { click, type, extract, errors };
+}

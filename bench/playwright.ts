@@ -1,0 +1,82 @@
+// The Playwright MCP half of the benchmark: browser_snapshot per page size (d), and browser_click / browser_type on
+// the 1k page, on the same Chromium binary, through the same official MCP client over stdio.
+import type { Client } from '@modelcontextprotocol/client';
+import { actionTargets, type Plan } from './oriel.js';
+import { timedCall } from './mcp.js';
+import type { GeneratedPage } from './pages.js';
+import { latency, repeat, summary, type Latency, type Summary } from './stats.js';
+
+export interface PlaywrightPageResult {
+  /** The first browser_snapshot after loading the page (also the warm-up). */
+  firstCall: number;
+  snapshot: Summary & { chars: number; yamlChars: number };
+  /** Visible interactive elements of the generator that the snapshot names with a ref. */
+  refsFound: number;
+}
+
+export interface PlaywrightLatency {
+  click: Latency;
+  type: Latency;
+  errors: number;
+}
+
+/** The YAML block of a Playwright MCP snapshot response (the outline without the page header). */
+function yamlOf(text: string): string {
+  const m = /```yaml\n([\s\S]*?)```/.exec(text);
+  return m ? m[1]! : '';
+}
+
+async function navigate(client: Client, url: string): Promise<void> {
+  const r = await timedCall(client, 'browser_navigate', { url });
+  if (r.isError) throw new Error(`browser_navigate failed: ${r.text.slice(0, 300)}`);
+}
+
+async function snapshot(client: Client): Promise<{ ms: number; text: string }> {
+  const r = await timedCall(client, 'browser_snapshot', {});
+  if (r.isError) throw new Error(`browser_snapshot failed: ${r.text.slice(0, 300)}`);
+  return r;
+}
+
+export async function measurePlaywrightPage(client: Client, url: string, gen: GeneratedPage, plan: Plan): Promise<PlaywrightPageResult> {
+  await navigate(client, url);
+  const runs = gen.target >= 50_000 ? plan.runsLarge : plan.runs;
+  const first = await snapshot(client);
+  const snaps = await repeat(0, runs, () => snapshot(client));
+  const text = snaps[0]!.text;
+  const refNames = new Set<string>();
+  for (const m of text.matchAll(/"((?:[^"\\]|\\.)*)"[^\n]*\[ref=[a-z0-9]+\]/g)) refNames.add(m[1]!);
+  return {
+    firstCall: Math.round(first.ms),
+    snapshot: { ...summary(snaps.map((s) => s.ms)), chars: text.length, yamlChars: yamlOf(text).length },
+    refsFound: gen.interactive.filter((n) => refNames.has(n)).length,
+  };
+}
+
+export async function measurePlaywrightLatency(client: Client, url: string, gen: GeneratedPage, plan: Plan & { clickCalls: number; typeCalls: number }): Promise<PlaywrightLatency> {
+  await navigate(client, url);
+  const text = (await snapshot(client)).text;
+  const t = actionTargets(gen);
+  const ref = (role: string, name: string) => {
+    const m = new RegExp(`${role} "${name}"[^\\n]*\\[ref=([a-z0-9]+)\\]`).exec(text);
+    if (!m) throw new Error(`no Playwright ref for ${role} "${name}"`);
+    return m[1]!;
+  };
+  const buttons = t.buttons.map((n) => ({ element: `${n} button`, target: ref('button', n) }));
+  const fields = t.fields.map((n) => ({ element: `${n} field`, target: ref('textbox', n) }));
+  let errors = 0;
+  const run = async (tool: string, calls: number, args: (i: number) => Record<string, unknown>) => {
+    let i = 0;
+    const samples = await repeat(Math.min(plan.actionWarmup, 3), calls, async () => {
+      const r = await timedCall(client, tool, args(i++));
+      if (r.isError) {
+        errors++;
+        if (errors <= 3) process.stderr.write(`playwright ${tool} failed: ${r.text.slice(0, 300)}\n`);
+      }
+      return r.ms;
+    });
+    return latency(samples);
+  };
+  const click = await run('browser_click', plan.clickCalls, (i) => buttons[i % buttons.length]!);
+  const type = await run('browser_type', plan.typeCalls, (i) => ({ ...fields[i % fields.length]!, text: `note ${i}` }));
+  return { click, type, errors };
+}

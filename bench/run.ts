@@ -1,0 +1,186 @@
+// `npm run bench`: Oriel's snapshot and actions against the floor and Playwright MCP, on generated pages, in one run
+// on the system Chromium. Writes bench/results/latest.json and the tables in docs/BENCHMARKS.md (see that file for
+// the method). ORIEL_BENCH_QUICK=1: fewer runs, no 50k page, results to bench/results/quick.json, docs untouched.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Client } from '@modelcontextprotocol/client';
+import { ROOT, serveFixtures, type Rig } from '../test/e2e/harness.js';
+import { bundleInPage } from './bundle.js';
+import { CHROMIUM, killStragglers, startPlaywrightMcp, type PlaywrightMcp } from './mcp.js';
+import { measureOrielLatency, measureOrielPage, openShared, startOriel, type OrielPageResult, type Plan } from './oriel.js';
+import { generatePage, type GeneratedPage } from './pages.js';
+import { measurePlaywrightLatency, measurePlaywrightPage, type PlaywrightPageResult } from './playwright.js';
+import { markdown, ratios, targets, writeResults, type PageRow, type Results } from './report.js';
+import { round } from './stats.js';
+
+const QUICK = process.env.ORIEL_BENCH_QUICK === '1';
+const SIZES = QUICK ? [1_000, 10_000] : [1_000, 10_000, 50_000];
+const PLAN: Plan = QUICK
+  ? { warmup: 1, runs: 3, runsLarge: 2, actionCalls: 40, actionWarmup: 5 }
+  : { warmup: 2, runs: 7, runsLarge: 5, actionCalls: 200, actionWarmup: 10 };
+/** Playwright MCP's click waits for the page to settle (about 0.6 s a call), so it gets fewer calls. */
+const PW_CALLS = QUICK ? { clickCalls: 10, typeCalls: 20 } : { clickCalls: 50, typeCalls: 200 };
+/** The whole run is abandoned (and cleaned up) after this long. */
+const DEADLINE_MS = (QUICK ? 6 : 14) * 60_000;
+
+const log = (s: string) => process.stderr.write(`[bench ${((performance.now() - started) / 1000).toFixed(0)}s] ${s}\n`);
+const started = performance.now();
+/** Other work on the machine skews a 2-core benchmark: the load when the run began is part of the record. */
+const loadAtStart = os.loadavg().map((l) => l.toFixed(2)).join(' ');
+
+function sh(cmd: string, args: string[]): string {
+  try {
+    return execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    return 'unknown';
+  }
+}
+
+function machine(): Record<string, string> {
+  const mem = sh('free', ['-h']).split('\n').find((l) => l.startsWith('Mem:'))?.split(/\s+/)[1] ?? 'unknown';
+  const cpu = os.cpus()[0]?.model ?? 'unknown';
+  return { nproc: sh('nproc', []), 'load average at start (1/5/15 min)': loadAtStart, memory: `${mem} (free -h total)`, cpu, os: `${os.type()} ${os.release()}` };
+}
+
+function versions(): Record<string, string> {
+  const pkg = (name: string) => (JSON.parse(readFileSync(path.join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+  const dirty = sh('git', ['-C', ROOT, 'status', '--porcelain', '--', 'extension', 'shared', 'broker']).split('\n').filter(Boolean).length;
+  const built = (f: string) => {
+    try {
+      return statSync(path.join(ROOT, f)).mtime.toISOString();
+    } catch {
+      return 'unknown';
+    }
+  };
+  return {
+    node: process.version,
+    chromium: sh(CHROMIUM, ['--version']).split('\n').pop() ?? 'unknown',
+    'mcp client': `@modelcontextprotocol/client ${pkg('@modelcontextprotocol/client')}`,
+    'puppeteer-core': pkg('puppeteer-core'),
+    'oriel commit': `${sh('git', ['-C', ROOT, 'rev-parse', '--short', 'HEAD'])}${dirty ? ` (+${dirty} uncommitted files under extension/shared/broker)` : ''}`,
+    'oriel build used for (c) and actions': `dist/ as built at ${built('dist/chrome/manifest.json')}; (b) bundles the working tree`,
+  };
+}
+
+/** Closes the rig (browser, MCP relays, hub), then ends any process of its profile that outlived it. */
+async function closeOriel(rig: Rig): Promise<void> {
+  const tmp = rig.tmp;
+  await rig.close();
+  killStragglers(tmp);
+}
+
+const PREAMBLE = readFileSync(path.join(import.meta.dirname, 'preamble.md'), 'utf8');
+
+async function main(): Promise<void> {
+  const pages = new Map<number, GeneratedPage>(SIZES.map((n) => [n, generatePage(n)]));
+  const routes = Object.fromEntries(
+    [...pages].map(([n, g]) => [`/bench-${n}.html`, (_q: unknown, res: import('node:http').ServerResponse) => void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(g.html)]),
+  );
+  const server = await serveFixtures(path.join(ROOT, 'bench'), routes);
+  const url = (n: number) => `${server.origin}/bench-${n}.html`;
+  const bundle = await bundleInPage();
+  const facts = versions();
+
+  let oriel: { rig: Rig; client: Client } | undefined;
+  let pw: PlaywrightMcp | undefined;
+  const cleanup = async () => {
+    if (oriel) await closeOriel(oriel.rig).catch(() => undefined);
+    oriel = undefined;
+    await pw?.close().catch(() => undefined);
+    pw = undefined;
+    await server.close().catch(() => undefined);
+  };
+  const abort = (why: string) => {
+    log(`stopping: ${why}`);
+    void cleanup().finally(() => process.exit(1));
+  };
+  const watchdog = setTimeout(() => abort(`over the ${DEADLINE_MS / 60_000} min deadline`), DEADLINE_MS);
+  process.once('SIGINT', () => abort('SIGINT'));
+  process.once('SIGTERM', () => abort('SIGTERM'));
+
+  try {
+    // Oriel first, alone on the machine; then Playwright MCP alone (2 cores: nothing else runs at the same time).
+    log('starting Chromium with Oriel');
+    oriel = await startOriel();
+    const orielPages = new Map<number, OrielPageResult>();
+    let orielLatency: Awaited<ReturnType<typeof measureOrielLatency>> | undefined;
+    for (const n of SIZES) {
+      const { page, session } = await openShared(oriel.rig, oriel.client, url(n));
+      log(`Oriel, ${n} elements`);
+      orielPages.set(n, await measureOrielPage(page, oriel.client, session, pages.get(n)!, bundle, PLAN));
+      if (n === 1_000) {
+        log('Oriel actions on the 1k page');
+        orielLatency = await measureOrielLatency(oriel.client, session, pages.get(n)!, PLAN);
+      }
+      await page.close();
+    }
+    await closeOriel(oriel.rig);
+    oriel = undefined;
+
+    // A fresh Playwright MCP (and browser) per page: its refs gain a frame prefix after a navigation (e31 → f1e31),
+    // so each page is measured as its first load, the way Playwright MCP is cheapest.
+    const pwPages = new Map<number, PlaywrightPageResult>();
+    let pwVersion = '';
+    for (const n of SIZES) {
+      log(`Playwright MCP, ${n} elements`);
+      pw = await startPlaywrightMcp();
+      pwVersion = pw.version;
+      pwPages.set(n, await measurePlaywrightPage(pw.client, url(n), pages.get(n)!, PLAN));
+      await pw.close();
+      pw = undefined;
+    }
+    log('Playwright MCP actions on the 1k page');
+    pw = await startPlaywrightMcp();
+    const pwLatency = await measurePlaywrightLatency(pw.client, url(1_000), pages.get(1_000)!, { ...PLAN, ...PW_CALLS });
+    await pw.close();
+    pw = undefined;
+
+    const rows: PageRow[] = SIZES.map((n) => {
+      const g = pages.get(n)!;
+      const o = orielPages.get(n)!;
+      const p = pwPages.get(n)!;
+      return { target: n, elements: o.floor.elements, interactive: g.interactive.length, hiddenInteractive: g.hiddenInteractive, oriel: o, playwright: p, ratios: ratios(o, p, g.interactive.length) };
+    });
+    const latency = orielLatency && {
+      page: 1_000,
+      oriel: orielLatency,
+      playwright: pwLatency,
+      ratios: { click: round(orielLatency.click.p50 / pwLatency.click.p50, 3), type: round(orielLatency.type.p50 / pwLatency.type.p50, 3) },
+    };
+    const results: Results = {
+      date: new Date().toISOString(),
+      command: QUICK ? 'ORIEL_BENCH_QUICK=1 npm run bench' : 'npm run bench',
+      quick: QUICK,
+      machine: machine(),
+      versions: { ...facts, 'playwright mcp': `@playwright/mcp ${pwVersion.replace(/^Version /, '')}` },
+      plan: { ...PLAN, playwrightClickCalls: PW_CALLS.clickCalls, playwrightTypeCalls: PW_CALLS.typeCalls },
+      pages: rows,
+      ...(latency ? { latency } : {}),
+      targets: targets(rows, latency),
+      loadAtEnd: os.loadavg().map((l) => l.toFixed(2)).join(' '),
+      durationSeconds: Math.round((performance.now() - started) / 1000),
+    };
+    process.stdout.write(markdown(results) + '\n');
+    if (QUICK && process.env.ORIEL_BENCH_WRITE_DOCS !== '1') {
+      mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true });
+      writeFileSync(path.join(ROOT, 'bench/results/quick.json'), JSON.stringify(results, null, 2) + '\n');
+      log('quick run: wrote bench/results/quick.json (docs/BENCHMARKS.md untouched)');
+    } else {
+      writeResults(ROOT, results, PREAMBLE);
+      log('wrote bench/results/latest.json and docs/BENCHMARKS.md');
+    }
+  } finally {
+    clearTimeout(watchdog);
+    await cleanup();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    process.stderr.write(`bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exit(1);
+  },
+);
