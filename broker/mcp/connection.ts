@@ -19,7 +19,7 @@ export function serveClient(hub: Hub, input: Readable, output: Writable, name?: 
     () =>
       createMcpServer({
         clientId,
-        context: (signal) => makeToolContext(hub, clientId, signal),
+        context: (signal, target) => makeToolContext(hub, clientId, signal, target),
         disabled: () => new Set<string>(),
       }),
     { transport, onerror: (err) => log.warn('mcp connection error', { clientId, message: err.message }) },

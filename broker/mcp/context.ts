@@ -7,7 +7,15 @@ export const DEFAULT_CALL_TIMEOUT_MS = 30_000;
 /** No page call may run longer than this, ms. */
 export const MAX_CALL_TIMEOUT_MS = 120_000;
 
-export function makeToolContext(hub: Hub, clientId: string, signal: AbortSignal): ToolContext {
+/** The common arguments of one call (SPEC §4): which session, and the optional document guard. */
+export interface CallTarget {
+  session?: string;
+  document?: string;
+  /** The tool's deadline defaults, ms. */
+  timeout?: { default: number; max: number };
+}
+
+export function makeToolContext(hub: Hub, clientId: string, signal: AbortSignal, target: CallTarget = {}): ToolContext {
   return {
     clientId,
     signal,
@@ -23,12 +31,13 @@ export function makeToolContext(hub: Hub, clientId: string, signal: AbortSignal)
         ...(s.info.document !== undefined && { document: s.info.document }),
       }));
     },
-    callPage(session, op, args, options = {}) {
-      const timeoutMs = Math.min(Math.max(options.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS, 100), MAX_CALL_TIMEOUT_MS);
-      return hub.callPage(session, op, args, {
+    callPage(op, args, options = {}) {
+      const max = Math.min(target.timeout?.max ?? MAX_CALL_TIMEOUT_MS, MAX_CALL_TIMEOUT_MS);
+      const timeoutMs = Math.min(Math.max(options.timeoutMs ?? target.timeout?.default ?? DEFAULT_CALL_TIMEOUT_MS, 100), max);
+      return hub.callPage(target.session, op, args, {
         timeoutMs,
         signal,
-        ...(options.document !== undefined && { document: options.document }),
+        ...(target.document !== undefined && { document: target.document }),
       });
     },
   };

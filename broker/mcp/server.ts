@@ -7,6 +7,7 @@ import { errorData, toErrorData, type ErrorData } from '../../shared/errors.js';
 import type { ToolContext, ToolDefinition, ToolOutput } from './tools/types.js';
 import { TOOLS } from './tools/index.js';
 import { boundText } from './bounds.js';
+import type { CallTarget } from './context.js';
 
 /** Arguments every tool accepts (SPEC §4). */
 export const COMMON_ARGS = {
@@ -48,8 +49,8 @@ function successResult(out: ToolOutput) {
 /** Per-connection facts the factory needs. */
 export interface ServerEnvironment {
   clientId: string;
-  /** Builds the tool context for one call. */
-  context(signal: AbortSignal): ToolContext;
+  /** Builds the tool context for one call, bound to the call's session and document guard. */
+  context(signal: AbortSignal, target: CallTarget): ToolContext;
   /** Tools the user's policy disabled (hidden from tools/list, refused if called). */
   disabled(): ReadonlySet<string>;
 }
@@ -76,8 +77,9 @@ export function createMcpServer(env: ServerEnvironment, tools: readonly ToolDefi
           const issues = parsed.error.issues.slice(0, 5).map((i) => `${i.path.join('.') || '(arguments)'}: ${i.message}`);
           return errorResult(errorData('invalid_argument', `Invalid arguments for ${def.name}: ${issues.join('; ')}`));
         }
+        const { session, document, ...args } = parsed.data as Record<string, unknown> & { session?: string; document?: string };
         try {
-          return successResult(await def.handler(parsed.data, env.context(ctx.mcpReq.signal)));
+          return successResult(await def.handler(args, env.context(ctx.mcpReq.signal, { session, document, ...(def.timeout && { timeout: def.timeout }) })));
         } catch (err) {
           return errorResult(toErrorData(err));
         }

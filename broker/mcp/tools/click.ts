@@ -13,11 +13,10 @@ export const click = defineTool({
   capability: 'act',
   timeout: { default: 10_000, max: 60_000 },
   async handler(args, ctx) {
-    const { session, document, ...rest } = args as typeof args & { session?: string; document?: string };
-    if ((rest.handle === undefined) === (rest.selector === undefined)) throw orielError('invalid_argument', 'Give exactly one of handle or selector.', { next: 'snapshot' });
-    const timeoutMs = (rest.timeout_ms ?? 5_000) + 5_000;
-    const value = ClickResult.parse(await ctx.callPage(session, 'click', rest, { document, timeoutMs }));
+    if ((args.handle === undefined) === (args.selector === undefined)) throw orielError('invalid_argument', 'Give exactly one of handle or selector.', { next: 'snapshot' });
+    const timeoutMs = (args.timeout_ms ?? 5_000) + 5_000;
+    const value = ClickResult.parse(await ctx.callPage('click', args, { timeoutMs }));
     const effects = [value.navigation_started && 'navigation started', value.dom_changed && 'page changed'].filter(Boolean).join(', ') || 'no visible change';
-    return { structured: value, text: `Clicked ${value.handle ?? rest.selector} (${value.trusted ? 'trusted' : 'synthetic'} input): ${effects}.` };
+    return { structured: value, text: `Clicked ${value.handle ?? args.selector} (${value.trusted ? 'trusted' : 'synthetic'} input): ${effects}.` };
   },
 });

@@ -13,9 +13,8 @@ export const evaluate = defineTool({
   capability: 'exec',
   timeout: { default: 15_000, max: 65_000 },
   async handler(args, ctx) {
-    const { session, document, ...rest } = args as typeof args & { session?: string; document?: string };
-    const timeoutMs = (rest.timeout_ms ?? 10_000) + 5_000;
-    const value = EvaluateResult.parse(await ctx.callPage(session, 'evaluate', rest, { document, timeoutMs }));
+    const timeoutMs = (args.timeout_ms ?? 10_000) + 5_000;
+    const value = EvaluateResult.parse(await ctx.callPage('evaluate', args, { timeoutMs }));
     const json = value.value === undefined ? 'undefined' : JSON.stringify(value.value);
     return { structured: value, text: `${value.type}: ${json}${value.truncated ? ' [truncated]' : ''}` };
   },

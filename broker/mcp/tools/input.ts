@@ -13,10 +13,9 @@ export const type = defineTool({
   capability: 'act',
   timeout: { default: 15_000, max: 65_000 },
   async handler(args, ctx) {
-    const { session, document, ...rest } = args as typeof args & { session?: string; document?: string };
-    if ((rest.handle === undefined) === (rest.selector === undefined)) throw orielError('invalid_argument', 'Give exactly one of handle or selector.', { next: 'snapshot' });
-    const timeoutMs = (rest.timeout_ms ?? 5_000) + 5_000;
-    const value = TypeResult.parse(await ctx.callPage(session, 'type', rest, { document, timeoutMs }));
+    if ((args.handle === undefined) === (args.selector === undefined)) throw orielError('invalid_argument', 'Give exactly one of handle or selector.', { next: 'snapshot' });
+    const timeoutMs = (args.timeout_ms ?? 5_000) + 5_000;
+    const value = TypeResult.parse(await ctx.callPage('type', args, { timeoutMs }));
     const shown = value.redacted ? 'a redacted value' : JSON.stringify(value.value ?? '');
     const effects = [value.submitted && 'submitted', value.navigation_started && 'navigation started', value.dom_changed && 'page changed'].filter(Boolean).join(', ');
     return { structured: value, text: `Typed into ${value.handle}; it now holds ${shown}${effects ? ` (${effects})` : ''}.` };

@@ -13,9 +13,8 @@ export const navigate = defineTool({
   capability: 'act',
   timeout: { default: 30_000, max: 120_000 },
   async handler(args, ctx) {
-    const { session, document, ...rest } = args as typeof args & { session?: string; document?: string };
-    if ((rest.url === undefined) === (rest.action === undefined)) throw orielError('invalid_argument', 'Give exactly one of url or action.');
-    const value = NavigateResult.parse(await ctx.callPage(session, 'navigate', rest, { document, timeoutMs: (rest.timeout_ms ?? 30_000) + 2_000 }));
+    if ((args.url === undefined) === (args.action === undefined)) throw orielError('invalid_argument', 'Give exactly one of url or action.');
+    const value = NavigateResult.parse(await ctx.callPage('navigate', args, { timeoutMs: (args.timeout_ms ?? 30_000) + 2_000 }));
     return { structured: value, text: `Now at ${value.url} ("${value.title}")${value.document ? `, doc=${value.document}` : ''}. Take a snapshot to see the page.` };
   },
 });

@@ -4,7 +4,6 @@ import { ExtractArgs, ExtractResult, ExtractRowsArgs, ExtractRowsResult, WaitFor
 import { orielError } from '../../../shared/errors.js';
 import { defineTool } from './types.js';
 
-type Common = { session?: string; document?: string };
 
 export const waitFor = defineTool({
   name: 'wait_for',
@@ -16,11 +15,10 @@ export const waitFor = defineTool({
   capability: 'read',
   timeout: { default: 15_000, max: 65_000 },
   async handler(args, ctx) {
-    const { session, document, ...rest } = args as typeof args & Common;
-    const given = [rest.handle, rest.selector, rest.text].filter((v) => v !== undefined).length;
+    const given = [args.handle, args.selector, args.text].filter((v) => v !== undefined).length;
     if (given !== 1) throw orielError('invalid_argument', 'Give exactly one of handle, selector or text.');
-    const timeoutMs = (rest.timeout_ms ?? 10_000) + 5_000;
-    const value = WaitForResult.parse(await ctx.callPage(session, 'wait_for', rest, { document, timeoutMs }));
+    const timeoutMs = (args.timeout_ms ?? 10_000) + 5_000;
+    const value = WaitForResult.parse(await ctx.callPage('wait_for', args, { timeoutMs }));
     return { structured: value, text: `It is ${value.state} (after ${value.elapsed_ms} ms)${value.handle ? `: ${value.handle}` : ''}.` };
   },
 });
@@ -35,9 +33,8 @@ export const extract = defineTool({
   capability: 'read',
   timeout: { default: 10_000, max: 30_000 },
   async handler(args, ctx) {
-    const { session, document, ...rest } = args as typeof args & Common;
-    if ((rest.handle === undefined) === (rest.selector === undefined)) throw orielError('invalid_argument', 'Give exactly one of handle or selector.', { next: 'snapshot' });
-    const value = ExtractResult.parse(await ctx.callPage(session, 'extract', rest, { document }));
+    if ((args.handle === undefined) === (args.selector === undefined)) throw orielError('invalid_argument', 'Give exactly one of handle or selector.', { next: 'snapshot' });
+    const value = ExtractResult.parse(await ctx.callPage('extract', args));
     const shown = typeof value.value === 'string' ? value.value : JSON.stringify(value.value);
     return { structured: value, text: `${value.handle}: ${shown}${value.truncated ? ' [truncated]' : ''}` };
   },
@@ -53,9 +50,8 @@ export const extractRows = defineTool({
   capability: 'read',
   timeout: { default: 15_000, max: 30_000 },
   async handler(args, ctx) {
-    const { session, document, ...rest } = args as typeof args & Common;
-    if (rest.handle === undefined && rest.selector === undefined) throw orielError('invalid_argument', 'Give a table or list handle, or a row selector.', { next: 'snapshot' });
-    const value = ExtractRowsResult.parse(await ctx.callPage(session, 'extract_rows', rest, { document }));
+    if (args.handle === undefined && args.selector === undefined) throw orielError('invalid_argument', 'Give a table or list handle, or a row selector.', { next: 'snapshot' });
+    const value = ExtractRowsResult.parse(await ctx.callPage('extract_rows', args));
     const lines = value.rows.map((r) => value.columns.map((c) => r[c] ?? '').join(' | '));
     const head = `${value.rows.length} of ${value.total} rows; columns: ${value.columns.join(' | ')}`;
     const tail = value.next_cursor ? `\nMore rows: call again with cursor "${value.next_cursor}".` : '';

@@ -14,9 +14,8 @@ export const screenshot = defineTool({
   capability: 'read',
   timeout: { default: 15_000, max: 30_000 },
   async handler(args, ctx) {
-    const { session, document, ...rest } = args as typeof args & { session?: string; document?: string };
-    if (rest.handle !== undefined && rest.selector !== undefined) throw orielError('invalid_argument', 'Give at most one of handle or selector.');
-    const value = ScreenshotResult.parse(await ctx.callPage(session, 'screenshot', rest, { document }));
+    if (args.handle !== undefined && args.selector !== undefined) throw orielError('invalid_argument', 'Give at most one of handle or selector.');
+    const value = ScreenshotResult.parse(await ctx.callPage('screenshot', args));
     const { data, ...meta } = value;
     return {
       structured: meta,

@@ -12,8 +12,7 @@ export const snapshot = defineTool({
   capability: 'read',
   timeout: { default: 30_000, max: 60_000 },
   async handler(args, ctx) {
-    const { session, document, ...rest } = args as typeof args & { session?: string; document?: string };
-    const value = SnapshotResult.parse(await ctx.callPage(session, 'snapshot', rest, { document }));
+    const value = SnapshotResult.parse(await ctx.callPage('snapshot', args));
     const more = value.cursor ? `\n(truncated: call snapshot with cursor "${value.cursor}" to continue)` : '';
     return { structured: value, text: value.text + more };
   },

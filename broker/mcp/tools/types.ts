@@ -31,8 +31,6 @@ export interface SessionView {
 export interface PageCallOptions {
   /** Deadline for the page side, in ms (clamped by the hub). */
   timeoutMs?: number;
-  /** Guard: fail with `stale_document` unless the tab still shows this document. */
-  document?: string;
 }
 
 /** What a tool handler may use. Read-only; one per call. */
@@ -44,12 +42,12 @@ export interface ToolContext {
   /** Every session visible to this client. */
   listSessions(): SessionView[];
   /**
-   * Resolves `session` (SPEC §2: optional when exactly one exists) and runs one page operation in it, in order with
-   * the session's other calls.
-   * @throws OrielError: no_session, ambiguous_session, session_gone, browser_disconnected, timeout, cancelled, or the
-   *   page's own error.
+   * Runs one page operation in the call's session (its `session` argument, resolved by SPEC §2: optional when exactly
+   * one exists), in order with the session's other calls, under the call's `document` guard if it gave one.
+   * @throws OrielError: no_session, ambiguous_session, session_gone, stale_document, browser_disconnected, timeout,
+   *   cancelled, or the page's own error.
    */
-  callPage(session: string | undefined, op: OpName | string, args: Record<string, unknown>, options?: PageCallOptions): Promise<unknown>;
+  callPage(op: OpName | string, args: Record<string, unknown>, options?: PageCallOptions): Promise<unknown>;
 }
 
 /** What a handler returns: the structured result and its text rendering for the model. */
