@@ -151,7 +151,7 @@ async function main(): Promise<void> {
     };
     const results: Results = {
       date: new Date().toISOString(),
-      command: QUICK ? 'ORIEL_BENCH_QUICK=1 npm run bench' : 'npm run bench',
+      command: `${os.getPriority() < 0 ? `nice -n ${os.getPriority()} ` : ''}${QUICK ? 'ORIEL_BENCH_QUICK=1 ' : ''}npm run bench`,
       quick: QUICK,
       machine: machine(),
       versions: { ...facts, 'playwright mcp': `@playwright/mcp ${pwVersion.replace(/^Version /, '')}` },
