@@ -58,7 +58,17 @@ export async function actionsRig(kind: BrowserKind): Promise<ActionsRig> {
   };
 }
 
-/** The text of `selector` in the shared page. */
-export function textOf(page: Page, selector: string): Promise<string> {
-  return page.$eval(selector, (el) => el.textContent ?? '');
+/**
+ * The text of `selector` in the shared page. The tab navigates through the extension, not through puppeteer, so
+ * puppeteer may still be swapping in the new document's context: retry while it says the old one was destroyed.
+ */
+export async function textOf(page: Page, selector: string): Promise<string> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await page.$eval(selector, (el) => el.textContent ?? '');
+    } catch (err) {
+      if (attempt >= 20 || !/context was destroyed|detached|Cannot find context/i.test(String(err))) throw err;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
 }
