@@ -1,7 +1,7 @@
 // Reaching the hub from a relay: connect to its socket, starting a detached hub process first when none answers.
 import net from 'node:net';
 import { spawn } from 'node:child_process';
-import { openSync, mkdirSync } from 'node:fs';
+import { openSync, mkdirSync, statSync, renameSync } from 'node:fs';
 import path from 'node:path';
 import { encodeFrame } from '../../shared/framing.js';
 import type { SocketHello } from '../../shared/protocol.js';
@@ -21,11 +21,20 @@ function tryConnect(socketPath: string): Promise<net.Socket | undefined> {
   });
 }
 
+/** Largest hub log kept before it is rotated to hub.log.1 at the next start, bytes. */
+const MAX_LOG_BYTES = 5 * 1024 * 1024;
+
 /** Starts `oriel hub` detached, its stderr going to `<data>/hub.log`. Several may start at once: the lock keeps one. */
 export function startHubProcess(): void {
   const dirs = orielDirs();
   mkdirSync(dirs.data, { recursive: true });
-  const logFd = openSync(path.join(dirs.data, 'hub.log'), 'a');
+  const logPath = path.join(dirs.data, 'hub.log');
+  try {
+    if (statSync(logPath).size > MAX_LOG_BYTES) renameSync(logPath, `${logPath}.1`);
+  } catch {
+    /* no log yet */
+  }
+  const logFd = openSync(logPath, 'a', 0o600);
   const cli = process.argv[1]!;
   const child = spawn(process.execPath, [cli, 'hub'], { detached: true, stdio: ['ignore', 'ignore', logFd], env: process.env });
   child.unref();
