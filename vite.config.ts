@@ -19,6 +19,12 @@ function manifestFor(target: 'chrome' | 'firefox') {
     m.content_scripts = cs;
   } else {
     delete m.browser_specific_settings;
+    // Chrome exposes chrome.userScripts only while the extension holds `userScripts` *and* the per-extension "Allow
+    // User Scripts" switch in chrome://extensions is on (off by default). Declared at install, the switch is the one
+    // step the user takes; declared optional, they would also need a permissions.request() grant first.
+    m.permissions = [...(m.permissions as string[]), 'userScripts'];
+    m.optional_permissions = (m.optional_permissions as string[]).filter((p) => p !== 'userScripts');
+    if ((m.optional_permissions as string[]).length === 0) delete m.optional_permissions;
   }
   return m;
 }

@@ -41,3 +41,61 @@ document.getElementById('form')!.addEventListener('submit', (event) => {
 });
 
 void load();
+
+// Agents' JavaScript (evaluate): whether Oriel may run code strings through the browser's user-scripts feature, which
+// is how `evaluate` works on pages whose Content-Security-Policy forbids eval. The Firefox build declares `userScripts`
+// as an optional permission, granted here; the Chromium build declares it at install and Chrome gates it behind the
+// per-extension "Allow User Scripts" switch in chrome://extensions, which no extension page can flip.
+const USER_SCRIPTS: chrome.permissions.Permissions = { permissions: ['userScripts'] };
+const usState = document.getElementById('us-state')!;
+const requestable = ((chrome.runtime.getManifest().optional_permissions ?? []) as string[]).includes('userScripts');
+
+/** True when `userScripts.execute` is reachable (Chrome hides or throws on the namespace while the switch is off). */
+function canExecuteUserScripts(): boolean {
+  try {
+    return typeof (chrome as unknown as { userScripts?: { execute?: unknown } }).userScripts?.execute === 'function';
+  } catch {
+    return false;
+  }
+}
+
+function showState(state: 'on' | 'off' | 'old', text: string): void {
+  usState.dataset.state = state;
+  usState.textContent = text;
+}
+
+async function showUserScripts(): Promise<void> {
+  if (!requestable) {
+    if (canExecuteUserScripts()) showState('on', 'On: "Allow User Scripts" is switched on for Oriel.');
+    else showState('off', 'Off: switch on "Allow User Scripts" on Oriel\'s page in chrome://extensions.');
+    return;
+  }
+  if (!(await chrome.permissions.contains(USER_SCRIPTS))) {
+    showState('off', 'Off: evaluate fails on pages that forbid eval.');
+    return;
+  }
+  // Older Firefox versions grant the permission but have no userScripts.execute, which evaluate calls (Firefox 153+).
+  if (canExecuteUserScripts()) showState('on', 'On: agents may run JavaScript on pages that forbid eval.');
+  else showState('old', 'Allowed, but this Firefox lacks userScripts.execute: update to Firefox 153 or later.');
+}
+
+document.getElementById(requestable ? 'us-firefox' : 'us-chromium')!.hidden = false;
+document.getElementById('us-allow')!.addEventListener('click', () => {
+  // Firefox honours permissions.request only while handling the click (a user gesture): call it before any await.
+  chrome.permissions.request(USER_SCRIPTS).then(
+    () => showUserScripts(),
+    (err: unknown) => showState('off', `Not allowed: ${err instanceof Error ? err.message : String(err)}`),
+  );
+});
+document.getElementById('us-revoke')!.addEventListener('click', () => {
+  void chrome.permissions.remove(USER_SCRIPTS).then(() => showUserScripts());
+});
+document.getElementById('us-open')!.addEventListener('click', () => {
+  void chrome.tabs.create({ url: `chrome://extensions/?id=${chrome.runtime.id}` });
+});
+// Granted or withdrawn elsewhere (about:addons), or the Chrome switch flipped in another tab: show the state again.
+chrome.permissions.onAdded.addListener(() => void showUserScripts());
+chrome.permissions.onRemoved.addListener(() => void showUserScripts());
+window.addEventListener('focus', () => void showUserScripts());
+document.addEventListener('visibilitychange', () => void showUserScripts());
+void showUserScripts();

@@ -68,6 +68,14 @@ export interface Rig {
    * the options page instead, skipping the form's validation (settings the form would refuse, e.g. an invalid selector).
    */
   setRedaction(selectors: string[], limit?: number, options?: { direct?: boolean }): Promise<string>;
+  /**
+   * Switches user scripts for Oriel on (or off) the way a person does, so `evaluate` works on pages whose CSP forbids
+   * eval. Chromium: flips the real "Allow User Scripts" toggle on Oriel's chrome://extensions page. Firefox: clicks the
+   * options page's button, which requests the optional `userScripts` permission; the rig must have been launched with
+   * `firefoxPrefs: USER_SCRIPTS_PREFS` so the permission prompt is accepted without a dialog. Returns the options
+   * page's state text in Firefox, the toggle row's text in Chromium.
+   */
+  allowUserScripts(allowed?: boolean): Promise<string>;
   /** Connects an official MCP client to `oriel mcp` in the given era. */
   client(era?: 'legacy' | 'modern', name?: string): Promise<Client>;
   /** Runs the oriel CLI with this rig's environment; returns stdout. */
@@ -78,7 +86,10 @@ export interface Rig {
 }
 
 /** Launches `kind` with the built extension and the native host installed into a temporary profile. */
-export async function launchRig(kind: BrowserKind, options: { hubIdleMs?: number; headless?: boolean } = {}): Promise<Rig> {
+export async function launchRig(
+  kind: BrowserKind,
+  options: { hubIdleMs?: number; headless?: boolean; /** Extra Firefox preferences for the temporary profile. */ firefoxPrefs?: Record<string, unknown> } = {},
+): Promise<Rig> {
   ensureBuilt();
   const tmp = mkdtempSync(path.join(os.tmpdir(), `oriel-${kind}-`));
   const home = path.join(tmp, 'home');
@@ -131,6 +142,7 @@ export async function launchRig(kind: BrowserKind, options: { hubIdleMs?: number
       extraPrefsFirefox: {
         'xpinstall.signatures.required': false,
         'extensions.webextensions.uuids': JSON.stringify({ [GECKO_ID]: FIREFOX_UUID }),
+        ...options.firefoxPrefs,
       },
     });
     await browser.installExtension(path.join(ROOT, 'dist/firefox'));
@@ -140,6 +152,7 @@ export async function launchRig(kind: BrowserKind, options: { hubIdleMs?: number
   const clients: Client[] = [];
   let manager: Page | undefined;
   let optionsPage: Page | undefined;
+  let extensionsPage: Page | undefined;
   const rig: Rig = {
     kind,
     browser,
@@ -214,6 +227,37 @@ export async function launchRig(kind: BrowserKind, options: { hubIdleMs?: number
       await page.waitForFunction(() => document.getElementById('result')?.textContent !== '', { timeout: 10_000 });
       return page.$eval('#result', (el) => el.textContent ?? '');
     },
+    async allowUserScripts(allowed = true) {
+      if (kind === 'chromium') {
+        // chrome://extensions renders the switch inside nested shadow roots; `pierce/` reaches through them.
+        const toggle = 'pierce/extensions-toggle-row#allow-user-scripts';
+        if (!extensionsPage) {
+          extensionsPage = await browser.newPage();
+          await extensionsPage.goto(`chrome://extensions/?id=${CHROMIUM_EXTENSION_ID}`, { waitUntil: 'load' });
+        }
+        await extensionsPage.bringToFront();
+        await extensionsPage.waitForSelector(toggle, { visible: true, timeout: 10_000 });
+        const checked = () => extensionsPage!.$eval(toggle, (el) => (el as HTMLElement & { checked: boolean }).checked);
+        if ((await checked()) !== allowed) await extensionsPage.click(toggle);
+        await until(async () => (await checked()) === allowed, 5_000, `"Allow User Scripts" to be ${allowed ? 'on' : 'off'}`);
+        return extensionsPage.$eval(toggle, (el) => (el.textContent ?? '').replace(/\s+/g, ' ').trim());
+      }
+      let page = optionsPage;
+      if (!page) {
+        page = optionsPage = await browser.newPage();
+        // Firefox reports no load event for moz-extension pages opened by WebDriver; the page is usable regardless.
+        await page.goto(`${extensionBase}/extension/ui/options.html`, { waitUntil: 'load', timeout: 3_000 }).catch(() => undefined);
+      }
+      // A click is a user gesture only for the page in front.
+      await page.bringToFront();
+      const want = allowed ? 'on' : 'off';
+      await page.waitForSelector('#us-state[data-state]', { timeout: 10_000 });
+      if ((await page.$eval('#us-state', (el) => (el as HTMLElement).dataset.state)) !== want) {
+        await page.click(allowed ? '#us-allow' : '#us-revoke');
+        await page.waitForFunction((w) => (document.getElementById('us-state') as HTMLElement | null)?.dataset.state === w, { timeout: 10_000, polling: 50 }, want);
+      }
+      return page.$eval('#us-state', (el) => el.textContent ?? '');
+    },
     async client(era = 'legacy', name = 'test') {
       const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp'], env: { ...env, ORIEL_CLIENT_NAME: name }, stderr: 'pipe' });
       const client = new Client(
@@ -239,6 +283,13 @@ export async function launchRig(kind: BrowserKind, options: { hubIdleMs?: number
   };
   return rig;
 }
+
+/** Firefox preferences for `launchRig(..., { firefoxPrefs })` under which `rig.allowUserScripts()` works headless. */
+export const USER_SCRIPTS_PREFS: Record<string, unknown> = {
+  // permissions.request() grants optional permissions without showing the prompt (the prompt is browser chrome that
+  // WebDriver cannot click). The user gesture and the optional-only rules for userScripts are still enforced.
+  'extensions.webextOptionalPermissionPrompts': false,
+};
 
 /** The parsed outcome of one tool call: structured content and whether it failed. */
 export interface ToolCall {

@@ -35,19 +35,40 @@ export async function evaluate(tab: number, raw: Record<string, unknown>): Promi
 /** The error that says exactly what the user must switch on, per browser. */
 function unavailable(): OrielError {
   const firefox = typeof (globalThis as { browser?: { runtime?: { getBrowserInfo?: unknown } } }).browser?.runtime?.getBrowserInfo === 'function';
-  const what = firefox
-    ? "In Firefox open about:addons → Oriel → Permissions and turn on \"Execute user scripts\" (Oriel's optional userScripts permission)."
-    : 'In Chrome open chrome://extensions → Oriel → Details and turn on "Allow User Scripts".';
+  let what: string;
+  if (firefox && userScriptsNamespace() !== undefined) {
+    // Granted, but this Firefox predates userScripts.execute.
+    what = 'Oriel may run user scripts, but this Firefox lacks userScripts.execute: update to Firefox 153 or later.';
+  } else if (firefox) {
+    what =
+      `In Firefox open Oriel's options page (${chrome.runtime.getURL('extension/ui/options.html')}) and click "Allow running agents' JavaScript on pages that block it (evaluate)", ` +
+      'or in about:addons → Oriel → Permissions turn on "Allow unverified third-party scripts to access your data".';
+  } else {
+    what =
+      `In Chrome open chrome://extensions/?id=${chrome.runtime.id} (Oriel's details) and turn on "Allow User Scripts"; it applies at once ` +
+      '(Chrome before 138: turn on "Developer mode" in chrome://extensions instead).';
+  }
   return orielError('evaluate_unavailable', `This page's Content-Security-Policy forbids evaluating code, and user scripts are not allowed for Oriel. ${what} Then retry.`, {
     next: 'ask the user to enable user scripts for Oriel, or read the page with snapshot / extract instead',
   });
+}
+
+/** chrome.userScripts, or undefined when absent or refused (Chrome throws on access in some versions while it is off). */
+function userScriptsNamespace(): { execute?: (i: unknown) => Promise<Array<{ result?: unknown; error?: unknown }>> } | undefined {
+  try {
+    return (chrome as unknown as { userScripts?: ReturnType<typeof userScriptsNamespace> }).userScripts;
+  } catch {
+    return undefined;
+  }
 }
 
 function pageError(o: { kind: string; name: string; message: string }): OrielError {
   if (o.kind === 'timeout') return orielError('timeout', `The expression's promise did not settle in time. ${o.message}`.slice(0, 1000));
   if (o.kind === 'serialize') return orielError('page_error', `The value cannot be turned into JSON (${o.message.slice(0, 300)}). Return plain data, e.g. map elements to their text.`);
   const hint = o.name === 'SyntaxError' ? ' evaluate takes one expression; wrap statements in (() => { … })().' : '';
-  return orielError('page_error', `The page threw ${o.name}: ${o.message.slice(0, 1500)}${hint}`, { details: { name: o.name.slice(0, 100) } });
+  const message = o.message.slice(0, 1500);
+  const stop = hint && !/[.!?]$/.test(message) ? '.' : '';
+  return orielError('page_error', `The page threw ${o.name}: ${message}${stop}${hint}`, { details: { name: o.name.slice(0, 100) } });
 }
 
 /**
@@ -131,19 +152,14 @@ async function viaScripting(tab: number, expression: string, max: number, timeou
 
 /** userScripts.execute when the browser has it and the user allowed it; undefined otherwise. */
 async function tryUserScripts(tab: number, expression: string, max: number, timeoutMs: number): Promise<Outcome | undefined> {
-  let api: { execute?: (i: unknown) => Promise<Array<{ result?: unknown; error?: string }>> } | undefined;
-  try {
-    // Chrome throws on access while "Allow User Scripts" is off; the namespace is absent without the permission.
-    api = (chrome as unknown as { userScripts?: typeof api }).userScripts;
-    if (typeof api?.execute !== 'function') return undefined;
-  } catch {
-    return undefined;
-  }
+  // Absent without the permission (Firefox) or while "Allow User Scripts" is off (Chrome); no execute before Firefox 153.
+  const api = userScriptsNamespace();
+  if (typeof api?.execute !== 'function') return undefined;
   // The expression becomes the body of an arrow function inside the runner call: no eval, so no CSP check.
   const code = `(${runInPage.toString()})(async () => (\n${expression}\n), ${JSON.stringify(max)}, ${JSON.stringify(timeoutMs)})`;
   try {
     const [first] = await api.execute({ target: { tabId: tab, frameIds: [0] }, world: 'MAIN', injectImmediately: true, js: [{ code }] });
-    if (first?.error) return { ok: false, kind: 'throw', name: /SyntaxError/.test(first.error) ? 'SyntaxError' : 'Error', message: first.error };
+    if (first?.error) return { ok: false, kind: 'throw', ...injectionError(first.error) };
     return (first?.result as Outcome | undefined) ?? { ok: false, kind: 'throw', name: 'SyntaxError', message: 'The expression did not compile.' };
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
@@ -151,6 +167,21 @@ async function tryUserScripts(tab: number, expression: string, max: number, time
     if (/SyntaxError|Unexpected|unexpected/i.test(message)) return { ok: false, kind: 'throw', name: 'SyntaxError', message };
     throw injectionFailed(err);
   }
+}
+
+/**
+ * The `error` of a user script that failed to run: Firefox passes the thrown error object (a syntax error in the
+ * expression lands here); Chrome declares it a string and, for a syntax error, reports nothing and no result.
+ */
+function injectionError(e: unknown): { name: string; message: string } {
+  if (typeof e === 'string') {
+    const m = /^(?:Uncaught )?([A-Za-z]*Error): ([\s\S]*)$/.exec(e);
+    return m ? { name: m[1]!, message: m[2]! } : { name: 'Error', message: e };
+  }
+  const o = (typeof e === 'object' && e !== null ? e : {}) as { name?: unknown; message?: unknown };
+  const message = typeof o.message === 'string' ? o.message : String(e);
+  const name = typeof o.name === 'string' && o.name ? o.name : /SyntaxError/.test(message) ? 'SyntaxError' : 'Error';
+  return { name, message };
 }
 
 function injectionFailed(err: unknown): OrielError {

@@ -1,0 +1,136 @@
+// evaluate on a page whose Content-Security-Policy forbids eval (SPEC §4; issue 4, done-when 1), in real Chromium and
+// Firefox through MCP: off by default → evaluate_unavailable naming the exact switch; switched on the way a person does
+// (Chromium: the "Allow User Scripts" toggle in chrome://extensions; Firefox: the options page's button, which requests
+// the optional userScripts permission) → values, promises, page errors and bounds through userScripts.execute;
+// switched off again → unavailable again.
+import path from 'node:path';
+import type { Client } from '@modelcontextprotocol/client';
+import type { Page } from 'puppeteer-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM_EXTENSION_ID } from '../../shared/protocol.js';
+import { BROWSERS, FIXTURES, USER_SCRIPTS_PREFS, call, launchRig, serveFixtures, until, type Rig } from './harness.js';
+
+/** What hardened sites send: scripts from their own origin only, so eval and new Function are refused. */
+const CSP = "default-src 'self'; script-src 'self'; object-src 'none'";
+
+describe.each(BROWSERS)('evaluate under a strict CSP in %s', (kind) => {
+  let rig: Rig;
+  let site: Awaited<ReturnType<typeof serveFixtures>>;
+  let page: Page;
+  let client: Client;
+  const evaluate = (args: Record<string, unknown>) => call(client, 'evaluate', args);
+  /** Chromium: what the options page's evaluate fieldset shows (state, and which explanation is visible). */
+  async function chromiumOptions(openSwitch = false): Promise<{ state?: string; text: string; chromiumHelp: boolean; firefoxButton: boolean }> {
+    const options = await rig.open(`chrome-extension://${CHROMIUM_EXTENSION_ID}/extension/ui/options.html`);
+    try {
+      await options.waitForSelector('#us-state[data-state]');
+      if (openSwitch) {
+        // The page's button opens Oriel's own entry in chrome://extensions, where the switch is.
+        const opened = rig.browser.waitForTarget((t) => t.url() === `chrome://extensions/?id=${CHROMIUM_EXTENSION_ID}`, { timeout: 10_000 });
+        await options.click('#us-open');
+        await (await (await opened).page())?.close();
+      }
+      return await options.evaluate(() => ({
+        state: (document.getElementById('us-state') as HTMLElement).dataset.state,
+        text: document.getElementById('us-state')!.textContent ?? '',
+        chromiumHelp: !(document.getElementById('us-chromium') as HTMLElement).hidden,
+        firefoxButton: !(document.getElementById('us-firefox') as HTMLElement).hidden,
+      }));
+    } finally {
+      await options.close();
+    }
+  }
+
+  beforeAll(async () => {
+    site = await serveFixtures(path.join(FIXTURES, 'actions'));
+    rig = await launchRig(kind, { firefoxPrefs: USER_SCRIPTS_PREFS });
+    client = await rig.client('legacy', 'evaluate-test');
+    page = await rig.open(`${site.url}/strict.csp.html?csp=${encodeURIComponent(CSP)}`);
+    await rig.share('strict.csp.html');
+    await until(async () => ((await call(client, 'list_sessions')).structured.sessions as unknown[] | undefined)?.length === 1 || undefined, 20_000, 'the shared tab to become a session');
+    await page.waitForFunction(() => document.getElementById('out')?.textContent === 'ready');
+  });
+  afterAll(async () => {
+    await rig?.close();
+    await site?.close();
+  });
+
+  it('with user scripts off: evaluate_unavailable names the exact switch for this browser', async () => {
+    const r = await evaluate({ expression: 'window.appState.user' });
+    expect(r.isError).toBe(true);
+    expect(r.error?.code).toBe('evaluate_unavailable');
+    if (kind === 'chromium') {
+      expect(r.error?.message).toContain('chrome://extensions');
+      expect(r.error?.message).toContain('"Allow User Scripts"');
+    } else {
+      expect(r.error?.message).toContain('about:addons');
+      expect(r.error?.message).toContain('"Allow unverified third-party scripts to access your data"');
+      expect(r.error?.message).toContain("Allow running agents' JavaScript on pages that block it");
+    }
+    expect(r.error?.next).toMatch(/snapshot|extract/);
+    if (kind === 'chromium') {
+      // Chrome's switch cannot be flipped by an extension page: the options page explains it instead of a button.
+      expect(await chromiumOptions(true)).toMatchObject({ state: 'off', chromiumHelp: true, firefoxButton: false });
+    }
+  });
+
+  it('with user scripts on: JSON values, awaited promises, page errors, bounded results', async () => {
+    const state = await rig.allowUserScripts();
+    expect(state).toMatch(kind === 'chromium' ? /Allow User Scripts/ : /^On:/);
+    if (kind === 'chromium') expect(await chromiumOptions()).toMatchObject({ state: 'on', text: expect.stringContaining('Allow User Scripts') });
+    await page.bringToFront();
+
+    // The expression runs in the page's own world: it sees the page's globals and DOM.
+    const v = await evaluate({ expression: 'window.appState' });
+    expect(v.isError, v.text).toBe(false);
+    expect(v.structured).toEqual({ value: { user: 'ada', items: [1, 2, 3] }, type: 'object', truncated: false, via: 'userScripts' });
+    expect((await evaluate({ expression: "document.getElementById('out').textContent + '!'" })).structured).toMatchObject({ value: 'ready!', type: 'string' });
+    // The page's CSP is still in force for the page's own code: eval from inside the expression is refused.
+    const inPage = await evaluate({ expression: "(() => { try { return new Function('return 1')() } catch (e) { return e.name } })()" });
+    expect(inPage.structured.value).toBe('EvalError');
+    // undefined has no JSON form: value null, type undefined.
+    expect((await evaluate({ expression: 'void 0' })).structured).toMatchObject({ value: null, type: 'undefined' });
+
+    const p = await evaluate({ expression: 'new Promise((r) => setTimeout(() => r({ ok: [1, 2] }), 50))' });
+    expect(p.structured).toMatchObject({ value: { ok: [1, 2] }, type: 'object', via: 'userScripts' });
+    const fetched = await evaluate({ expression: "fetch('strict.js').then((r) => r.text()).then((t) => t.includes('appState'))" });
+    expect(fetched.structured).toMatchObject({ value: true, type: 'boolean' });
+
+    const thrown = await evaluate({ expression: '(() => { throw new TypeError("nope from the page") })()' });
+    expect(thrown.error?.code).toBe('page_error');
+    expect(thrown.error?.message).toContain('TypeError: nope from the page');
+    const rejected = await evaluate({ expression: 'Promise.reject(new RangeError("later"))' });
+    expect(rejected.error?.code).toBe('page_error');
+    expect(rejected.error?.message).toContain('RangeError: later');
+    const missing = await evaluate({ expression: 'window.noSuchThing.field' });
+    expect(missing.error?.code).toBe('page_error');
+    expect(missing.error?.message).toContain('TypeError');
+    const syntax = await evaluate({ expression: 'const x = 1; x' });
+    expect(syntax.error?.code, syntax.error?.message).toBe('page_error');
+    expect(syntax.error?.message).toContain('The page threw SyntaxError: ');
+    expect(syntax.error?.message).toContain('wrap statements');
+    const cyclic = await evaluate({ expression: '(() => { const o = {}; o.o = o; return o })()' });
+    expect(cyclic.error?.code).toBe('page_error');
+    expect(cyclic.error?.message).toMatch(/JSON/);
+    const hang = await evaluate({ expression: 'new Promise(() => {})', timeout_ms: 300 });
+    expect(hang.error?.code).toBe('timeout');
+
+    // Huge results are cut in the page to max_chars (default 20000) and flagged, never shipped whole.
+    const huge = await evaluate({ expression: '"x".repeat(5_000_000)' });
+    expect(huge.isError).toBe(false);
+    expect(huge.structured).toMatchObject({ type: 'string', truncated: true });
+    expect((huge.structured.value as string).length).toBe(20_000);
+    const list = await evaluate({ expression: 'Array.from({ length: 200_000 }, (_, i) => i)', max_chars: 1000 });
+    expect(list.structured).toMatchObject({ type: 'array', truncated: true });
+    expect(list.structured.value).toMatch(/^\[0,1,2,/);
+    expect((list.structured.value as string).length).toBe(1000);
+    expect(list.text).toContain('[truncated]');
+  });
+
+  it('switched off again: evaluate_unavailable again, without reloading anything', async () => {
+    await rig.allowUserScripts(false);
+    await page.bringToFront();
+    const r = await evaluate({ expression: 'window.appState.user' });
+    expect(r.error?.code).toBe('evaluate_unavailable');
+  });
+});
