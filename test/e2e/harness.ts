@@ -202,7 +202,7 @@ export async function launchRig(
     },
     async setRedaction(selectors, limit = 200, { direct = false } = {}) {
       // The options page, opened as a tab like the popup and kept for the rig's life; reloaded each time so the form
-      // shows the stored settings and an empty status.
+      // shows the stored settings and an empty status. It stays in front afterwards: bring back the tab you need.
       let page = optionsPage;
       if (!page) {
         page = optionsPage = await browser.newPage();
@@ -210,13 +210,15 @@ export async function launchRig(
           if (kind !== 'firefox') throw err;
         });
       } else {
+        // Background tabs get no animation frames: work with the options page in front, poll by time.
+        await page.bringToFront();
         await page.evaluate(() => {
           (window as unknown as { stale: boolean }).stale = true;
           location.reload();
         });
       }
       // The reloaded page has filled the form from storage.
-      await page.waitForFunction(() => !(window as unknown as { stale?: boolean }).stale && (document.getElementById('limit') as HTMLInputElement | null)?.value !== '', { timeout: 10_000 });
+      await page.waitForFunction(() => !(window as unknown as { stale?: boolean }).stale && (document.getElementById('limit') as HTMLInputElement | null)?.value !== '', { timeout: 10_000, polling: 50 });
       if (direct) {
         await page.evaluate((s) => chrome.storage.local.set({ settings: s }), { redactSelectors: selectors, valueLimit: limit });
         return 'Stored.';
@@ -224,7 +226,7 @@ export async function launchRig(
       await page.$eval('#selectors', (el, v) => void ((el as HTMLTextAreaElement).value = v), selectors.join('\n'));
       await page.$eval('#limit', (el, v) => void ((el as HTMLInputElement).value = v), String(limit));
       await page.click('button[type="submit"]');
-      await page.waitForFunction(() => document.getElementById('result')?.textContent !== '', { timeout: 10_000 });
+      await page.waitForFunction(() => document.getElementById('result')?.textContent !== '', { timeout: 10_000, polling: 50 });
       return page.$eval('#result', (el) => el.textContent ?? '');
     },
     async allowUserScripts(allowed = true) {

@@ -1,9 +1,12 @@
-// Snapshot outlines of the fixture pages (test/fixtures/snapshot), asserted in real Chromium and Firefox.
+// Snapshot outlines of the fixture pages (test/fixtures/snapshot), asserted in real Chromium and Firefox through the
+// real chain: a tab shared in the popup, native messaging, the hub, `oriel mcp` and the official MCP client in both
+// protocol eras (every fixture is read in both, and the two outlines must be the same).
 // Both browsers give the same outline for every fixture here: where they could differ (accessible names of shadow
 // content, closed shadow roots, frame placement), the walker uses its own rules on top of dom-accessibility-api
 // rather than each browser's accessibility tree, so the expected text is shared.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { body, KINDS, launchSnapRig, strip, type SnapRig } from './snapshot-rig/rig.js';
+import { BROWSERS } from './harness.js';
+import { body, snapshotSession, strip, type SnapSession } from './snapshot-setup.js';
 
 /** Fixture → expected outline (handles replaced by `@h`). `{b}` is the second (cross-origin) fixture origin. */
 const EXPECTED: Array<[string, string]> = [
@@ -140,70 +143,59 @@ dialog "Cookie consent" [modal] @h
 `],
 ];
 
-describe.each(KINDS)('snapshot outline in %s', (kind) => {
-  let rig: SnapRig;
+describe.each(BROWSERS)('snapshot outline in %s', (kind) => {
+  let s: SnapSession;
   beforeAll(async () => {
-    rig = await launchSnapRig(kind);
+    s = await snapshotSession(kind);
   });
   afterAll(async () => {
-    await rig?.close();
+    await s?.close();
   });
 
   it.each(EXPECTED)('%s', async (file, expected) => {
-    const page = await rig.open(file);
-    try {
-      const r = await rig.snapshot(page);
+    const doc = await s.load(file);
+    const [legacy, modern] = [await s.snapshot({}, 'legacy'), await s.snapshot({}, 'modern')];
+    for (const r of [legacy, modern]) {
+      expect(r.document).toBe(doc);
       expect(strip(body(r))).toBe(expected.trim());
       expect(r.text.split('\n')[0]).toMatch(new RegExp(`^page ".*" http://127\\.0\\.0\\.1:\\d+/.* doc=${r.document}$`));
       expect(r.coverage.truncated).toBe(false);
       expect(r.text.split('\n').at(-1)).toMatch(/^coverage: \d+ visited, \d+ shown, 0 omitted, complete$/);
-    } finally {
-      await page.close();
     }
+    // Same elements, same handles: both eras read the same outline.
+    expect(modern.text).toBe(legacy.text);
   });
 
   it('gives every frame its own document namespace and stitches each under its iframe', async () => {
-    const page = await rig.open('frames.html?b={b}');
-    try {
-      const r = await rig.snapshot(page);
-      const lines = body(r).split('\n');
-      const ns = (re: RegExp) => /@([a-z0-9]+)\./.exec(lines.find((l) => re.test(l))!)![1];
-      const namespaces = new Set([ns(/Before frames/), ns(/Child heading/), ns(/Cross-origin heading/), ns(/Grandchild button/), ns(/Srcdoc button/)]);
-      expect(namespaces.size).toBe(5);
-      expect(ns(/Before frames/)).toBe(r.document);
-    } finally {
-      await page.close();
-    }
+    await s.load('frames.html?b={b}');
+    const r = await s.snapshot({}, 'modern');
+    const lines = body(r).split('\n');
+    const ns = (re: RegExp) => /@([a-z0-9]+)\./.exec(lines.find((l) => re.test(l))!)![1];
+    const namespaces = new Set([ns(/Before frames/), ns(/Child heading/), ns(/Cross-origin heading/), ns(/Grandchild button/), ns(/Srcdoc button/)]);
+    expect(namespaces.size).toBe(5);
+    expect(ns(/Before frames/)).toBe(r.document);
   });
 
   it('filters by role, query and interactive_only, keeping ancestors', async () => {
-    const page = await rig.open('basic.html');
-    try {
-      const roles = strip(body(await rig.snapshot(page, { roles: ['button'] })));
-      expect(roles).toContain('button "Add to cart" @h');
-      expect(roles).not.toContain('link ');
-      const q = strip(body(await rig.snapshot(page, { query: 'keyboard' })));
-      expect(q.split('\n').filter((l) => l.includes('keyboard')).length).toBeGreaterThanOrEqual(3);
-      expect(q).not.toContain('Add to cart');
-      const act = strip(body(await rig.snapshot(page, { interactive_only: true })));
-      expect(act).not.toContain('"$39.00"');
-      expect(act).toContain('checkbox "In stock" [checked] @h');
-    } finally {
-      await page.close();
-    }
+    await s.load('basic.html');
+    const roles = strip(body(await s.snapshot({ roles: ['button'] }, 'legacy')));
+    expect(roles).toContain('button "Add to cart" @h');
+    expect(roles).not.toContain('link ');
+    const q = strip(body(await s.snapshot({ query: 'keyboard' }, 'modern')));
+    expect(q.split('\n').filter((l) => l.includes('keyboard')).length).toBeGreaterThanOrEqual(3);
+    expect(q).not.toContain('Add to cart');
+    const act = strip(body(await s.snapshot({ interactive_only: true }, 'legacy')));
+    expect(act).not.toContain('"$39.00"');
+    expect(act).toContain('checkbox "In stock" [checked] @h');
   });
 
   it('snapshots the subtree under a root handle', async () => {
-    const page = await rig.open('basic.html');
-    try {
-      const full = await rig.snapshot(page);
-      const list = /list "Results" @(\S+)/.exec(full.text)![1]!;
-      const sub = strip(body(await rig.snapshot(page, { root: list })));
-      expect(sub.split('\n')[0]).toBe('list "Results" @h');
-      expect(sub).toContain('button "Add to cart" @h');
-      expect(sub).not.toContain('Filters');
-    } finally {
-      await page.close();
-    }
+    await s.load('basic.html');
+    const full = await s.snapshot({}, 'modern');
+    const list = /list "Results" @(\S+)/.exec(full.text)![1]!;
+    const sub = strip(body(await s.snapshot({ root: list }, 'modern')));
+    expect(sub.split('\n')[0]).toBe('list "Results" @h');
+    expect(sub).toContain('button "Add to cart" @h');
+    expect(sub).not.toContain('Filters');
   });
 });

@@ -1,95 +1,114 @@
-// Redaction (SPEC §3) in real Chromium and Firefox: secret fields, the value cap, user selectors removing whole
-// subtrees, an invalid selector failing the snapshot, and arguments that cannot switch any of it off.
+// Redaction (SPEC §3) in real Chromium and Firefox, through the real chain (shared tab, native messaging, hub,
+// `oriel mcp`, official MCP client in both eras): secret fields, the value cap, user selectors removing whole subtrees,
+// an invalid selector failing the snapshot, and arguments that cannot switch any of it off. The user's settings are
+// written through the options page's form, as a person would.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { body, KINDS, launchSnapRig, strip, type SnapRig } from './snapshot-rig/rig.js';
+import { BROWSERS } from './harness.js';
+import { body, snapshotSession, strip, type SnapSession } from './snapshot-setup.js';
 
 const SECRETS = ['hunter2-secret', 'np-secret-1', 'cp-secret-2', 'otp-secret-3', '4111111111111111', '12-secret', 'Secret-Name'];
 const PRIVATE = ['secret-h', 'secret-l', 'private-secret-link', 'private-secret-v', 'secret-t', 'Private'];
 
-describe.each(KINDS)('redaction in %s', (kind) => {
-  let rig: SnapRig;
+describe.each(BROWSERS)('redaction in %s', (kind) => {
+  let s: SnapSession;
+  /** Saves the user's redaction settings in the options page, then returns to the shared tab. */
+  const settings = async (selectors: string[], limit = 200): Promise<void> => {
+    expect(await s.rig.setRedaction(selectors, limit)).toBe('Saved.');
+    await s.page.bringToFront();
+  };
   beforeAll(async () => {
-    rig = await launchSnapRig(kind);
+    s = await snapshotSession(kind);
   });
   afterAll(async () => {
-    await rig?.close();
+    await s?.close();
   });
   afterEach(async () => {
-    await rig.settings({});
+    await settings([]);
   });
 
-  it('never shows passwords, one-time codes or card fields, whatever the arguments say', async () => {
-    const page = await rig.open('redaction.html');
-    try {
-      const hostileArgs = { max_chars: 200_000, redact: false, redaction: 'off', valueLimit: 100_000, query: 'secret' } as never;
-      for (const args of [{}, { max_chars: 200_000 }, hostileArgs, { roles: ['textbox', 'combobox'] }]) {
-        const r = await rig.snapshot(page, args);
-        for (const s of SECRETS) expect(r.text).not.toContain(s);
-      }
-      const text = strip(body(await rig.snapshot(page)));
-      for (const label of ['Password', 'New password', 'Current', 'Code', 'Card', 'Name on card']) {
-        expect(text).toMatch(new RegExp(`(textbox) "${label}" \\[(type=password )?redacted\\] @h`));
-      }
-      expect(text).toContain('combobox "Expiry" [redacted] @h');
-      expect(text).toContain('textbox "User" value="alice" @h');
-    } finally {
-      await page.close();
+  it('never shows passwords, one-time codes or card fields, whatever the arguments say (legacy era)', async () => {
+    await s.load('redaction.html', 'legacy');
+    const hostileArgs = { max_chars: 200_000, redact: false, redaction: 'off', valueLimit: 100_000, query: 'secret' };
+    for (const args of [{}, { max_chars: 200_000 }, { query: 'secret' }, { roles: ['textbox', 'combobox'] }, { interactive_only: true }]) {
+      const r = await s.snapshot(args, 'legacy');
+      for (const secret of SECRETS) expect(r.text).not.toContain(secret);
+    }
+    // Arguments the tool does not define are refused outright, and the refusal quotes no page content.
+    const refused = await s.tool('snapshot', hostileArgs, 'legacy');
+    if (refused.isError) expect(refused.error?.code).toBe('invalid_argument');
+    for (const secret of SECRETS) expect(refused.text).not.toContain(secret);
+    const text = strip(body(await s.snapshot({}, 'legacy')));
+    for (const label of ['Password', 'New password', 'Current', 'Code', 'Card', 'Name on card']) {
+      expect(text).toMatch(new RegExp(`(textbox) "${label}" \\[(type=password )?redacted\\] @h`));
+    }
+    expect(text).toContain('combobox "Expiry" [redacted] @h');
+    expect(text).toContain('textbox "User" value="alice" @h');
+  });
+
+  it("caps ordinary values at 200 characters with a marker, and at the user's limit (modern era)", async () => {
+    await s.load('redaction.html', 'modern');
+    expect((await s.snapshot({}, 'modern')).text).toContain(`textbox "Bio" value="${'b'.repeat(200)}…(+100)"`);
+    await settings([], 20);
+    const r = await s.snapshot({ max_chars: 200_000 }, 'modern');
+    expect(r.text).toContain(`textbox "Bio" value="${'b'.repeat(20)}…(+280)"`);
+    // The full value stays readable through extract.
+    const bio = await s.tool('extract', { selector: '#bio', what: 'value' }, 'modern');
+    expect(bio.structured.value).toBe('b'.repeat(300));
+  });
+
+  it('removes whole subtrees matched by user selectors: names, text, values and links (legacy era)', async () => {
+    await s.load('redaction.html', 'legacy');
+    await settings(['.private', '#nothing-matches']);
+    const r = await s.snapshot({}, 'legacy');
+    for (const p of PRIVATE) expect(r.text).not.toContain(p);
+    expect(r.text).toContain('\nredacted\n');
+    expect(r.text).toContain('"Public text"');
+    expect(r.text).toContain('link "Public link" /public');
+    // Filters cannot bring it back.
+    for (const args of [{ query: 'private' }, { roles: ['link', 'heading', 'textbox'] }, { interactive_only: true }]) {
+      const q = await s.snapshot(args, 'legacy');
+      for (const p of PRIVATE) expect(q.text).not.toContain(p);
     }
   });
 
-  it('caps ordinary values at 200 characters with a marker, and at the user\'s limit', async () => {
-    const page = await rig.open('redaction.html');
-    try {
-      expect((await rig.snapshot(page)).text).toContain(`textbox "Bio" value="${'b'.repeat(200)}…(+100)"`);
-      await rig.settings({ valueLimit: 20 });
-      const r = await rig.snapshot(page, { max_chars: 200_000 });
-      expect(r.text).toContain(`textbox "Bio" value="${'b'.repeat(20)}…(+280)"`);
-    } finally {
-      await page.close();
-    }
+  it('fails the snapshot, naming the selector, when a user selector is invalid (modern era)', async () => {
+    await s.load('redaction.html', 'modern');
+    // The options page refuses to save it …
+    expect(await s.rig.setRedaction(['.private', 'div[[broken'])).toBe('Not a valid CSS selector: div[[broken');
+    await s.page.bringToFront();
+    expect((await s.snapshot({}, 'modern')).text).toContain('heading "Private heading secret-h"');
+    // … and should one be stored all the same (settings the form did not write), the snapshot fails instead of
+    // returning unredacted content.
+    await s.rig.setRedaction(['.private', 'div[[broken'], 200, { direct: true });
+    await s.page.bringToFront();
+    const err = await s.snapshotError({}, 'modern');
+    expect(err.code).toBe('invalid_argument');
+    expect(err.message).toContain('div[[broken');
+    expect(JSON.stringify(err)).not.toContain('secret');
   });
 
-  it('removes whole subtrees matched by user selectors: names, text, values and links', async () => {
-    const page = await rig.open('redaction.html');
-    try {
-      await rig.settings({ redactSelectors: ['.private', '#nothing-matches'] });
-      const r = await rig.snapshot(page);
-      for (const s of PRIVATE) expect(r.text).not.toContain(s);
-      expect(r.text).toContain('\nredacted\n');
-      expect(r.text).toContain('"Public text"');
-      expect(r.text).toContain('link "Public link" /public');
-      // Filters cannot bring it back.
-      const q = await rig.snapshot(page, { query: 'private' });
-      for (const s of PRIVATE) expect(q.text).not.toContain(s);
-    } finally {
-      await page.close();
-    }
+  it('applies user selectors inside frames too, and an invalid one fails a page with frames (modern era)', async () => {
+    await s.load('frames.html?b={b}', 'modern');
+    await settings(['a']);
+    const r = await s.snapshot({}, 'modern');
+    expect(r.text).not.toContain('Child link');
+    expect(r.text).toContain('Cross-origin heading');
+    await s.rig.setRedaction(['::nope('], 200, { direct: true });
+    await s.page.bringToFront();
+    expect((await s.snapshotError({}, 'modern')).code).toBe('invalid_argument');
   });
 
-  it('fails the snapshot, naming the selector, when a user selector is invalid', async () => {
-    const page = await rig.open('redaction.html');
-    try {
-      await rig.settings({ redactSelectors: ['.private', 'div[[broken'] });
-      const err = await rig.snapshotError(page);
-      expect(err.code).toBe('invalid_argument');
-      expect(err.message).toContain('div[[broken');
-      expect(JSON.stringify(err)).not.toContain('secret');
-    } finally {
-      await page.close();
-    }
-  });
-
-  it('applies user selectors inside frames too, and an invalid one fails a page with frames', async () => {
-    const page = await rig.open('frames.html?b={b}');
-    try {
-      await rig.settings({ redactSelectors: ['a'] });
-      const r = await rig.snapshot(page);
-      expect(r.text).not.toContain('Child link');
-      expect(r.text).toContain('Cross-origin heading');
-      await rig.settings({ redactSelectors: ['::nope('] });
-      expect((await rig.snapshotError(page)).code).toBe('invalid_argument');
-    } finally {
-      await page.close();
-    }
+  // Known product bug (reported, not yet fixed): each selector is valid on its own, so the options page saves them, but
+  // the walker joins the list with "," and CSS closes the unterminated string at the end of the joined text:
+  // `a[title="x,.private` is one attribute selector, and `.private` silently stops redacting. `it.fails` keeps the
+  // suite green while the bug stands and turns red once it is fixed: then make it a plain `it`.
+  it.fails('keeps every selector in force when another one is unterminated (legacy era)', async () => {
+    await s.load('redaction.html', 'legacy');
+    // Refusing such a selector in the options page would be a fix too.
+    const saved = await s.rig.setRedaction(['a[title="x', '.private']);
+    await s.page.bringToFront();
+    if (saved !== 'Saved.') return;
+    const r = await s.snapshot({}, 'legacy');
+    for (const p of PRIVATE) expect(r.text).not.toContain(p);
   });
 });
