@@ -1,10 +1,15 @@
-// Per-snapshot caches of computed style, role and accessible name. Created for one walk and dropped after it
-// (the walker releases them in `finally`), so nothing stale survives into the next snapshot or action.
+// Per-snapshot caches of computed style, shadow roots, role and accessible name. Created for one walk and dropped
+// after it (the walker releases them in `finally`), so nothing stale survives into the next snapshot or action.
 import { computeAccessibleName, getRole } from 'dom-accessibility-api';
+import { shadowRootOf } from './dom.js';
+import { FastNames } from './names.js';
 
 export class WalkCache {
   private readonly styles = new Map<Element, CSSStyleDeclaration>();
+  private readonly shadows = new Map<Element, ShadowRoot | null>();
   private readonly names = new Map<Element, string>();
+  private fast: FastNames | undefined;
+
   /** `getComputedStyle` through the cache; also handed to dom-accessibility-api so it shares the cache. */
   readonly style = (el: Element, pseudo?: string | null): CSSStyleDeclaration => {
     if (pseudo) return getComputedStyle(el, pseudo);
@@ -13,16 +18,24 @@ export class WalkCache {
     return s;
   };
 
+  /** The shadow root of `el`, open or closed (asked of the browser once per element and walk). */
+  readonly shadow = (el: Element): ShadowRoot | null => {
+    let r = this.shadows.get(el);
+    if (r === undefined) this.shadows.set(el, (r = shadowRootOf(el)));
+    return r;
+  };
+
   /** ARIA role per https://www.w3.org/TR/html-aam-1.0/ (dom-accessibility-api), with the gaps it leaves filled. */
   role(el: Element): string | null {
     return computeRole(el);
   }
 
-  /** Accessible name per https://www.w3.org/TR/accname-1.2/ (dom-accessibility-api). */
+  /** Accessible name per https://www.w3.org/TR/accname-1.2/ (dom-accessibility-api, or the same steps in names.ts). */
   name(el: Element): string {
     let n = this.names.get(el);
     if (n === undefined) {
-      n = computeAccessibleName(el, { getComputedStyle: this.style as typeof getComputedStyle, computedStyleSupportsPseudoElements: true });
+      n = (this.fast ??= new FastNames(this)).name(el);
+      if (n === undefined) n = computeAccessibleName(el, { getComputedStyle: this.style as typeof getComputedStyle, computedStyleSupportsPseudoElements: true });
       this.names.set(el, n);
     }
     return n;
@@ -30,7 +43,9 @@ export class WalkCache {
 
   clear(): void {
     this.styles.clear();
+    this.shadows.clear();
     this.names.clear();
+    this.fast = undefined;
   }
 }
 
@@ -48,8 +63,20 @@ const INPUT_ROLES: Record<string, string> = {
 
 const VALID_ROLE = /^[a-z]+$/;
 
+/**
+ * Tags that have an implicit role in dom-accessibility-api's getRole (its tag map and the tags it decides by attributes);
+ * every other element without a `role` attribute has none, which is answered without calling the library.
+ */
+const TAGS_WITH_ROLE = new Set([
+  'article', 'aside', 'button', 'datalist', 'dd', 'details', 'dialog', 'dt', 'fieldset', 'figure', 'form', 'footer', 'h1', 'h2',
+  'h3', 'h4', 'h5', 'h6', 'header', 'hr', 'html', 'legend', 'li', 'math', 'main', 'menu', 'nav', 'ol', 'optgroup', 'option',
+  'output', 'progress', 'section', 'summary', 'table', 'tbody', 'textarea', 'tfoot', 'td', 'th', 'thead', 'tr', 'ul',
+  'a', 'area', 'link', 'img', 'input', 'select',
+]);
+
 export function computeRole(el: Element): string | null {
   const tag = el.localName;
+  if (!TAGS_WITH_ROLE.has(tag) && !el.hasAttribute('role')) return null;
   if (tag === 'input') {
     const type = (el as HTMLInputElement).type;
     if (type === 'hidden') return null;

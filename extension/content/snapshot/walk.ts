@@ -4,7 +4,7 @@ import { cap, collapseWhitespace, INTERACTIVE_ROLES, NAME_FROM_CONTENT, type Fra
 import type { HandleRegistry } from '../registry.js';
 import { Builder } from './builder.js';
 import { WalkCache } from './cache.js';
-import { deepActiveElement, shadowRootOf } from './dom.js';
+import { deepActiveElement } from './dom.js';
 import { controlStates, controlValue, isRedactedField, linkUrl } from './fields.js';
 import { usability, type Clip } from './geometry.js';
 
@@ -100,7 +100,7 @@ export class Walker {
 
   /** The DOM children of `el` as rendered: its shadow tree if it has one, a slot's assigned nodes, else its children. */
   private content(el: Element, ctx: Ctx, out: Builder): void {
-    const shadow = shadowRootOf(el);
+    const shadow = this.cache.shadow(el);
     if (shadow) return this.children(shadow, ctx, out);
     if (el.localName === 'slot') {
       // https://html.spec.whatwg.org/multipage/scripting.html#the-slot-element — fallback content when nothing is assigned.

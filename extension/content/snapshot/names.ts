@@ -1,0 +1,216 @@
+// Accessible names on the common path, without dom-accessibility-api's per-call setup (its own style cache, consulted
+// set, label searches and a pseudo-element style per element). It follows the same steps as the library's
+// computeTextAlternative (https://www.w3.org/TR/accname-1.2/#mapping_additional_nd_te) for the cases it knows — names
+// from aria-label, from content made of text and plain elements, from <label> elements, from title — and answers
+// `undefined` for everything else (aria-labelledby, aria-owns, embedded controls, images, tables, fieldsets, slots …),
+// so the caller asks the library. The result is always the library's result.
+import { getRole } from 'dom-accessibility-api';
+import { scanScope, type PseudoScope } from './pseudo.js';
+
+const HTML_NS = 'http://www.w3.org/1999/xhtml';
+
+/** Roles whose name the library never computes (its `prohibitsNaming`, https://www.w3.org/TR/wai-aria-1.2/#namefromprohibited). */
+const PROHIBITED = new Set(['caption', 'code', 'deletion', 'emphasis', 'generic', 'insertion', 'none', 'paragraph', 'presentation', 'strong', 'subscript', 'superscript']);
+
+/** Roles named from content in the library's `allowsNameFromContent` (https://www.w3.org/TR/wai-aria-1.2/#namefromcontent). */
+const FROM_CONTENT = new Set([
+  'button', 'cell', 'checkbox', 'columnheader', 'gridcell', 'heading', 'label', 'legend', 'link', 'menuitem', 'menuitemcheckbox',
+  'menuitemradio', 'option', 'radio', 'row', 'rowheader', 'switch', 'tab', 'tooltip', 'treeitem',
+]);
+
+/** Elements with a host-language name source of their own (step 2D), handled by the library. */
+const OWN_SOURCE = new Set(['fieldset', 'table', 'svg', 'img', 'area', 'optgroup']);
+
+/** Labelable elements (https://html.spec.whatwg.org/multipage/forms.html#category-label). */
+const LABELABLE = new Set(['button', 'input', 'meter', 'output', 'progress', 'select', 'textarea']);
+
+/**
+ * Descendants this code does not follow: own name sources, labelable and control elements (their name or value counts
+ * instead of their content), `summary` (a button), slots (assigned nodes), MathML.
+ */
+const NOT_PLAIN = new Set([...OWN_SOURCE, ...LABELABLE, 'summary', 'slot', 'datalist', 'math']);
+
+/** The library's `asFlatString`. */
+function flat(s: string): string {
+  return s.trim().replace(/\s\s+/g, ' ');
+}
+
+/** The library's `getTextualContent`: only quoted strings count. */
+function textualContent(content: string): string {
+  return /^["'].*["']$/.test(content) ? content.slice(1, -1) : '';
+}
+
+export interface NameDeps {
+  style(el: Element): CSSStyleDeclaration;
+  shadow(el: Element): ShadowRoot | null;
+}
+
+export class FastNames {
+  private readonly labelMaps = new Map<Node, Map<Element, HTMLLabelElement[]>>();
+  private readonly pseudoScopes = new Map<Node, PseudoScope>();
+  /** The element whose labels are being read (the library's consulted node: it adds nothing to its own label's text). */
+  private consulted: Element | null = null;
+  /** Inside a <label>'s text: a nested label is left to the library. */
+  private inLabel = false;
+
+  constructor(private readonly deps: NameDeps) {}
+
+  /** The accessible name of `el` as `computeAccessibleName` gives it, or `undefined` when the library must answer. */
+  name(el: Element): string | undefined {
+    if (el.namespaceURI !== HTML_NS) return undefined;
+    const top = el.getRootNode().nodeType;
+    if (top !== 9 && top !== 11) return undefined;
+    const role = getRole(el);
+    if (role !== null && PROHIBITED.has(role)) return '';
+    this.consulted = null;
+    this.inLabel = false;
+    const r = this.root(el, role);
+    return r === undefined ? undefined : flat(r);
+  }
+
+  private hidden(el: Element): boolean {
+    if (el.hasAttribute('hidden') || el.getAttribute('aria-hidden') === 'true') return true;
+    const s = this.deps.style(el);
+    return s.display === 'none' || s.visibility === 'hidden';
+  }
+
+  private root(el: Element, role: string | null): string | undefined {
+    // 2A
+    if (this.hidden(el)) return '';
+    // 2B
+    const tag = el.localName;
+    if (el.hasAttribute('aria-labelledby') || el.hasAttribute('aria-owns') || tag === 'slot') return undefined;
+    // 2C
+    const label = (el.getAttribute('aria-label') ?? '').trim();
+    if (label !== '') return label;
+    // 2D
+    if (role !== 'none' && role !== 'presentation') {
+      if (OWN_SOURCE.has(tag)) return undefined;
+      if (tag === 'input') {
+        const type = (el as HTMLInputElement).type;
+        if (type === 'button' || type === 'submit' || type === 'reset' || type === 'image') return undefined;
+      }
+      if (LABELABLE.has(tag) && !(tag === 'input' && (el as HTMLInputElement).type === 'hidden')) {
+        const labels = this.labelsOf(el);
+        if (labels.length) {
+          this.consulted = el;
+          const parts: string[] = [];
+          for (const l of labels) {
+            const t = this.labelText(l);
+            if (t === undefined) return undefined;
+            if (t.length) parts.push(t);
+          }
+          return parts.join(' ');
+        }
+      }
+      if (role === 'button') {
+        const c = this.content(el);
+        if (c !== '') return c;
+      }
+    }
+    if (role === 'menu') return '';
+    // 2F
+    if ((role !== null && FROM_CONTENT.has(role)) || tag === 'caption') {
+      const c = this.content(el);
+      if (c !== '') return c;
+    }
+    // 2I
+    const title = el.getAttribute('title');
+    if (title !== null && title.trim() !== '') return title;
+    return '';
+  }
+
+  /** A <label>'s text when it names `consulted` (the library's computeTextAlternative with isEmbeddedInLabel). */
+  private labelText(label: HTMLLabelElement): string | undefined {
+    if (this.hidden(label)) return '';
+    if (label.namespaceURI !== HTML_NS || label.hasAttribute('aria-labelledby') || label.hasAttribute('aria-owns') || label.hasAttribute('role')) return undefined;
+    const aria = (label.getAttribute('aria-label') ?? '').trim();
+    if (aria !== '') return aria;
+    this.inLabel = true;
+    try {
+      return this.content(label);
+    } finally {
+      this.inLabel = false;
+    }
+  }
+
+  /** The library's computeMiscTextAlternative (2F): pseudo-element text and the text of each child, `undefined` to bail. */
+  private content(el: Element): string | undefined {
+    let acc = this.pseudo(el, '::before') + ' ';
+    for (let c = el.firstChild; c !== null; c = c.nextSibling) {
+      const r = this.child(c);
+      if (r === undefined) return undefined;
+      if (c.nodeType === 1) {
+        // https://github.com/w3c/accname/issues/3 — the library separates non-inline children with spaces.
+        const sep = this.deps.style(c as Element).display !== 'inline' ? ' ' : '';
+        acc += sep + r + sep;
+      } else acc += r;
+    }
+    acc += ' ' + this.pseudo(el, '::after');
+    return acc.trim();
+  }
+
+  /** One node inside a name (the library's computeTextAlternative with recursion). */
+  private child(node: Node): string | undefined {
+    if (node.nodeType === 3) return (node as Text).data;
+    if (node.nodeType !== 1) return '';
+    const el = node as Element;
+    if (el === this.consulted) return '';
+    if (this.hidden(el)) return '';
+    const tag = el.localName;
+    if (el.namespaceURI !== HTML_NS || NOT_PLAIN.has(tag) || (this.inLabel && tag === 'label')) return undefined;
+    if (el.hasAttribute('role') || el.hasAttribute('aria-labelledby') || el.hasAttribute('aria-owns')) return undefined;
+    const aria = (el.getAttribute('aria-label') ?? '').trim();
+    if (aria !== '') return aria;
+    return this.content(el);
+  }
+
+  /** Text of `el`'s ::before / ::after, read only where some style sheet could give it text. */
+  private pseudo(el: Element, which: '::before' | '::after'): string {
+    if (!this.pseudoPossible(el)) return '';
+    return textualContent(getComputedStyle(el, which).getPropertyValue('content'));
+  }
+
+  private pseudoPossible(el: Element): boolean {
+    // ::part() rules of outer scopes.
+    if (el.hasAttribute('part')) return true;
+    const info = this.scope(el.getRootNode());
+    if (info.kind === 'unknown') return true;
+    if (info.kind === 'some' && el.matches(info.selector)) return true;
+    // :host::before in the element's own shadow tree, ::slotted(…)::before in its parent's.
+    const own = this.deps.shadow(el);
+    if (own && this.scope(own).kind !== 'none') return true;
+    const parent = el.parentElement;
+    const around = parent ? this.deps.shadow(parent) : null;
+    return around !== null && this.scope(around).kind !== 'none';
+  }
+
+  private scope(root: Node): PseudoScope {
+    let info = this.pseudoScopes.get(root);
+    if (!info) {
+      info = root.nodeType === 9 || root.nodeType === 11 ? scanScope(root as Document | ShadowRoot) : { kind: 'unknown' };
+      this.pseudoScopes.set(root, info);
+    }
+    return info;
+  }
+
+  /** `el.labels`, from one pass over the labels of its tree scope (the native getter searches the scope per element). */
+  private labelsOf(el: Element): HTMLLabelElement[] {
+    const root = el.getRootNode();
+    let map = this.labelMaps.get(root);
+    if (!map) {
+      map = new Map();
+      if (root.nodeType === 9 || root.nodeType === 11) {
+        for (const l of Array.from((root as ParentNode).querySelectorAll('label'))) {
+          const c = (l as HTMLLabelElement).control;
+          if (!c) continue;
+          const list = map.get(c);
+          if (list) list.push(l as HTMLLabelElement);
+          else map.set(c, [l as HTMLLabelElement]);
+        }
+      }
+      this.labelMaps.set(root, map);
+    }
+    return map.get(el) ?? [];
+  }
+}
