@@ -22,20 +22,33 @@ export async function sendToFrame(tab: number, frameId: number, op: string, args
   try {
     raw = await chrome.tabs.sendMessage(tab, { oriel: WIRE_VERSION, op, args }, { frameId });
   } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
-    if (/No tab with id|Invalid tab ID/i.test(message)) throw new OrielError(errorData('session_gone', 'The tab was closed.'));
-    throw new OrielError(
-      errorData('unsupported', `This frame cannot be reached by Oriel (a browser page, a page still loading, or one the extension cannot run in).`, {
-        retryable: true,
-        details: { frame: frameId },
-      }),
-    );
+    throw await unreachable(tab, frameId, err);
   }
   const parsed = ContentResponseSchema.safeParse(raw);
   if (!parsed.success) throw new OrielError(errorData('internal', 'The content script gave a malformed answer.'));
   noteDocument(tab, parsed.data.document, frameId);
   if (!parsed.data.ok) throw new OrielError(parsed.data.error);
   return { value: parsed.data.value, document: parsed.data.document };
+}
+
+/**
+ * Why a frame did not answer, as the agent should hear it: the tab closed (`session_gone`), the frame is loading
+ * another document (`stale_document`), or the frame cannot host Oriel (`unsupported`).
+ */
+async function unreachable(tab: number, frameId: number, err: unknown): Promise<OrielError> {
+  const tabNow = await chrome.tabs.get(tab).catch(() => undefined);
+  if (!tabNow) return new OrielError(errorData('session_gone', 'The tab was closed.'));
+  const message = err instanceof Error ? err.message : String(err);
+  if (tabNow.status === 'loading' || /message port closed|receiving end does not exist|context invalidated/i.test(message)) {
+    return new OrielError(
+      errorData('stale_document', 'The page navigated or reloaded while Oriel was working in it; the call did not complete. Take a new snapshot.', {
+        details: { frame: frameId },
+      }),
+    );
+  }
+  return new OrielError(
+    errorData('unsupported', 'This frame cannot be reached by Oriel (a browser page, or one the extension cannot run in).', { details: { frame: frameId } }),
+  );
 }
 
 /** Records that `document` is shown in `frameId` of `tab`. */
