@@ -39,7 +39,7 @@ async function unreachable(tab: number, frameId: number, err: unknown): Promise<
   const tabNow = await chrome.tabs.get(tab).catch(() => undefined);
   if (!tabNow) return new OrielError(errorData('session_gone', 'The tab was closed.'));
   const message = err instanceof Error ? err.message : String(err);
-  if (tabNow.status === 'loading' || /message port closed|context invalidated|back/forward cache/i.test(message)) {
+  if (tabNow.status === 'loading' || /message port closed|context invalidated|back\/forward cache/i.test(message)) {
     return new OrielError(
       errorData('stale_document', 'The page navigated or reloaded while Oriel was working in it; the call did not complete. Take a new snapshot.', {
         details: { frame: frameId },
