@@ -106,6 +106,9 @@ export function toErrorData(err: unknown): ErrorData {
   if (err instanceof OrielError) return err.data;
   const parsed = ErrorDataSchema.safeParse(err);
   if (parsed.success) return parsed.data;
+  if (err instanceof Error && err.name === 'ZodError') {
+    return errorData('internal', 'The browser answered with a result Oriel did not expect (the extension and the broker may be different versions).');
+  }
   const message = err instanceof Error ? err.message : String(err);
   return errorData('internal', scrubMessage(message).slice(0, 500));
 }

@@ -3,7 +3,6 @@
 import net from 'node:net';
 import { existsSync, unlinkSync, chmodSync, writeFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
 import lockfile from 'proper-lockfile';
 import { FrameDecoder, encodeFrame, INBOUND_MAX_BYTES, HOST_TO_BROWSER_MAX_BYTES } from '../../shared/framing.js';
 import {
@@ -97,16 +96,7 @@ function accept(hub: Hub, socket: net.Socket): void {
     }
     const rest = decoder.detach();
     if (hello.data.role === 'client') {
-      hub.clientCount++;
-      const input = new PassThrough();
-      if (rest.byteLength) input.write(rest);
-      socket.pipe(input);
-      socket.on('close', () => {
-        hub.clientCount--;
-        input.end();
-      });
-      socket.on('error', () => undefined);
-      serveClient(hub, input, socket, hello.data.name);
+      serveClient(hub, socket, rest, hello.data.name);
     } else if (hello.data.role === 'browser') {
       serveBrowser(hub, socket, rest);
     } else {

@@ -92,7 +92,7 @@ export class SessionTable {
       if (s) return s;
       if (this.ended.has(id)) throw new OrielError(errorData('session_gone', `Session ${id} has ended: the user unshared or closed the tab.`));
       throw new OrielError(
-        errorData('no_session', `There is no session "${id}". ${this.describeAll()}`, { next: 'list_sessions', details: { sessions: this.summaries() } }),
+        errorData('no_session', `There is no session ${JSON.stringify(id.slice(0, 100))}. ${this.describeAll()}`, { next: 'list_sessions', details: { sessions: this.summaries() } }),
       );
     }
     const all = this.all();
@@ -110,6 +110,7 @@ export class SessionTable {
   private describeAll(): string {
     const list = this.summaries();
     if (list.length === 0) return 'No tab is shared.';
-    return 'Sessions: ' + list.map((s) => `${s.id} "${s.title.slice(0, 80)}" (${s.origin})`).join('; ') + '.';
+    // Titles are page content: quoted and escaped so they cannot pass for anything else.
+    return 'Sessions: ' + list.map((s) => `${s.id} ${JSON.stringify(s.title.slice(0, 80))} (${JSON.stringify(s.origin)})`).join('; ') + '.';
   }
 }

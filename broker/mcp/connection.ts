@@ -1,20 +1,56 @@
 // One MCP client connection inside the hub: newline-delimited JSON-RPC over the relay's socket, served in whichever
-// protocol era the client opens with (SDK serveStdio over a custom stream transport). Counterpart: broker/mcp/relay.ts.
+// protocol era the client opens with (SDK serveStdio over a stream transport). Lines are bounded and checked first:
+// a line that is not a JSON-RPC message gets a JSON-RPC error and the connection goes on. Counterpart: relay.ts.
 import { randomBytes } from 'node:crypto';
-import type { Readable, Writable } from 'node:stream';
+import type { Socket } from 'node:net';
+import { PassThrough } from 'node:stream';
 import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import type { Hub } from '../hub/hub.js';
 import { logger } from '../common/log.js';
 import { createMcpServer } from './server.js';
 import { makeToolContext } from './context.js';
+import { checkLine, LineSplitter, MAX_LINE_BYTES } from './lines.js';
 
 const log = logger('mcp');
 
-/** Serves one client; each connection is its own client identity (leases, message cursors). */
-export function serveClient(hub: Hub, input: Readable, output: Writable, name?: string): void {
+/** Serves one client until its socket closes; each connection is its own client identity (leases, cursors). */
+export function serveClient(hub: Hub, socket: Socket, initial: Uint8Array, name?: string): void {
   const clientId = `c${randomBytes(4).toString('hex')}`;
+  hub.clientCount++;
   log.info('client connected', { clientId, name });
-  const transport = new StdioServerTransport(input, output);
+  const input = new PassThrough();
+  const splitter = new LineSplitter(MAX_LINE_BYTES);
+  const reply = (error: { code: number; message: string }) => {
+    if (!socket.destroyed) socket.write(JSON.stringify({ jsonrpc: '2.0', id: null, error }) + '\n');
+  };
+  const onBytes = (chunk: Buffer) => {
+    for (const item of splitter.push(chunk)) {
+      if ('oversized' in item) {
+        log.warn('dropped an oversized line from a client', { clientId, limit: MAX_LINE_BYTES });
+        reply({ code: -32600, message: `Invalid request: a message over ${MAX_LINE_BYTES} bytes was dropped` });
+        continue;
+      }
+      const verdict = checkLine(item.line);
+      if (!verdict) continue;
+      if (verdict.kind === 'reply') {
+        log.warn('answered a malformed line from a client', { clientId, code: verdict.error.code });
+        reply(verdict.error);
+      } else input.write(verdict.line + '\n');
+    }
+  };
+  if (initial.byteLength) onBytes(Buffer.from(initial));
+  socket.on('data', onBytes);
+  socket.on('error', (err) => log.debug('client socket error', { clientId, message: err.message }));
+  let closed = false;
+  socket.on('close', () => {
+    if (closed) return;
+    closed = true;
+    hub.clientCount--;
+    log.info('client disconnected', { clientId });
+    input.end();
+  });
+
+  const transport = new StdioServerTransport(input, socket);
   serveStdio(
     () =>
       createMcpServer({
@@ -22,6 +58,9 @@ export function serveClient(hub: Hub, input: Readable, output: Writable, name?: 
         context: (signal, target) => makeToolContext(hub, clientId, signal, target),
         disabled: () => new Set<string>(),
       }),
-    { transport, onerror: (err) => log.warn('mcp connection error', { clientId, message: err.message }) },
+    {
+      transport,
+      onerror: (err) => log.warn('mcp connection error', { clientId, message: err.message }),
+    },
   );
 }

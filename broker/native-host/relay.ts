@@ -4,6 +4,7 @@
 import { encodeFrame, FrameDecoder, HOST_TO_BROWSER_MAX_BYTES, INBOUND_MAX_BYTES } from '../../shared/framing.js';
 import { BrowserToHubSchema, type HubToBrowser } from '../../shared/protocol.js';
 import { connectHub } from '../hub/spawn.js';
+import { errorData } from '../../shared/errors.js';
 import { logger } from '../common/log.js';
 import { SERVER_VERSION } from '../mcp/server.js';
 
@@ -55,15 +56,29 @@ export async function runNativeHost(allowedIds: readonly string[], browserArgs: 
     writeFrame({ t: 'rejected', reason });
   };
 
+  /** Forwards one decoded frame, or says why not. A malformed result still settles its call, as an error. */
+  const relay = (value: unknown) => {
+    if (BrowserToHubSchema.safeParse(value).success) {
+      socket.write(encodeFrame(value, INBOUND_MAX_BYTES));
+      return;
+    }
+    const id = (value as { t?: unknown; id?: unknown } | null)?.t === 'result' ? (value as { id: unknown }).id : undefined;
+    reject('unknown or malformed message type');
+    if (Number.isSafeInteger(id)) {
+      const error = errorData('internal', 'The extension sent a malformed result for this call.');
+      socket.write(encodeFrame({ t: 'result', id, ok: false, error }, INBOUND_MAX_BYTES));
+    }
+  };
+
   process.stdin.on('data', (chunk: Buffer) => {
     for (const frame of fromBrowser.push(chunk)) {
       try {
         if (frame.kind === 'oversized') reject(`frame of ${frame.bytes} bytes exceeds the ${INBOUND_MAX_BYTES}-byte limit`);
         else if (frame.kind === 'invalid_json') reject(`frame is not UTF-8 JSON (${frame.reason})`);
-        else if (!BrowserToHubSchema.safeParse(frame.value).success) reject('unknown or malformed message type');
-        else socket.write(encodeFrame(frame.value, INBOUND_MAX_BYTES));
+        else relay(frame.value);
       } catch (err) {
-        log.error('failed to relay a frame', { message: (err as Error).message });
+        // e.g. JSON nested too deeply to validate: refuse it like any other bad frame.
+        reject(`frame could not be checked (${(err as Error).message.slice(0, 100)})`);
       }
     }
   });

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { CLI, call, ensureBuilt } from './harness.js';
+import { CLI, call, ensureBuilt, until } from './harness.js';
 
 let tmp: string;
 let env: Record<string, string>;
@@ -115,4 +115,46 @@ describe('protocol eras', () => {
       await client.close();
     });
   }
+
+  it('answers lines that are not JSON-RPC messages with JSON-RPC errors and keeps serving', async () => {
+    const big = JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'list_sessions', arguments: { pad: 'x'.repeat(9 * 1024 * 1024) } } });
+    const child = spawn(process.execPath, [CLI, 'mcp'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const lines: Array<{ id?: unknown; error?: { code: number }; result?: unknown }> = [];
+    let buffer = '';
+    child.stdout.on('data', (c: Buffer) => {
+      buffer += c.toString();
+      let nl;
+      while ((nl = buffer.indexOf('\n')) >= 0) {
+        lines.push(JSON.parse(buffer.slice(0, nl)));
+        buffer = buffer.slice(nl + 1);
+      }
+    });
+    child.stdin.write('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}\n');
+    child.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
+    child.stdin.write('this is not json\n');
+    child.stdin.write('[{"jsonrpc":"2.0","id":2,"method":"tools/list"}]\n');
+    child.stdin.write(big + '\n');
+    child.stdin.write('{"jsonrpc":"2.0","id":3,"method":"tools/list"}\n');
+    await until(() => lines.some((l) => l.id === 3), 20_000, 'the request after the bad lines');
+    child.kill();
+    const errors = lines.filter((l) => l.error && l.id === null).map((l) => l.error!.code);
+    expect(errors).toEqual([-32700, -32600, -32600]);
+    expect(lines.find((l) => l.id === 9)).toBeUndefined();
+  });
+
+  it('survives the hub being killed: the relay reconnects to a new hub and the client carries on', async () => {
+    const client = new Client({ name: 'survivor', version: '1' }, { versionNegotiation: { mode: 'legacy' } });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp'], env, stderr: 'pipe' }));
+    expect((await call(client, 'list_sessions')).isError).toBe(false);
+    const pidFile = path.join(tmp, 'run/hub.pid');
+    const oldPid = Number(readFileSync(pidFile, 'utf8'));
+    process.kill(oldPid, 'SIGKILL');
+    const after = await until(async () => {
+      const r = await call(client, 'list_sessions').catch(() => undefined);
+      return r && !r.isError ? r : undefined;
+    }, 20_000, 'a call served by the new hub');
+    expect(after.structured).toEqual({ sessions: [], session_optional: false });
+    expect(Number(readFileSync(pidFile, 'utf8'))).not.toBe(oldPid);
+    await client.close();
+  });
 });

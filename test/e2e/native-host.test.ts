@@ -128,6 +128,29 @@ describe('native host relay', () => {
   });
 });
 
+describe('malformed results from the browser side', () => {
+  it('settles the call with internal at once instead of leaving it to time out', async () => {
+    const host = startHost();
+    host.child.stdin!.write(encodeFrame({ ...hello, browser: { ...hello.browser, instance: 'test03' }, tabs: tabs(1).tabs }));
+    const { Client } = await import('@modelcontextprotocol/client');
+    const { StdioClientTransport } = await import('@modelcontextprotocol/client/stdio');
+    const client = new Client({ name: 'x', version: '1' });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp'], env, stderr: 'pipe' }));
+    const started = Date.now();
+    const pending = client.callTool({ name: 'snapshot', arguments: { session: 'test03-1' } });
+    const callFrame = await until(() => host.frames.find((f) => (f as { t: string }).t === 'call') as { id: number } | undefined, 10_000, 'the call frame');
+    // An error code outside the vocabulary: the relay refuses the frame but still settles the call.
+    host.child.stdin!.write(encodeFrame({ t: 'result', id: callFrame.id, ok: false, error: { code: 'made_up', message: 'x', retryable: true, refresh_required: false } }));
+    const result = (await pending) as { isError?: boolean; structuredContent?: { error?: { code: string } } };
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent?.error?.code).toBe('internal');
+    expect(Date.now() - started).toBeLessThan(10_000);
+    await client.close();
+    host.child.stdin!.end();
+    await host.exited;
+  });
+});
+
 describe('hub socket', () => {
   it('rejects bad frames on a browser connection and keeps it open', async () => {
     const socket = net.connect(path.join(env.ORIEL_RUNTIME_DIR!, 'hub.sock'));

@@ -1,0 +1,62 @@
+// Newline-delimited JSON-RPC on the hub's client connections: splits lines, bounds their size, and answers lines
+// that are not JSON-RPC messages with the JSON-RPC error a client expects, instead of dropping them silently.
+// https://www.jsonrpc.org/specification#error_object (-32700 parse error, -32600 invalid request)
+
+/** Longest line accepted from a client, in bytes. The SDK transport itself gives up at 10 MiB. */
+export const MAX_LINE_BYTES = 8 * 1024 * 1024;
+
+/** What became of one line. */
+export type LineVerdict = { kind: 'message'; line: string; value: Record<string, unknown> } | { kind: 'reply'; error: { code: number; message: string } };
+
+/** Classifies one complete line (without its newline). */
+export function checkLine(line: string): LineVerdict | undefined {
+  if (line.trim() === '') return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return { kind: 'reply', error: { code: -32700, message: 'Parse error: the line is not JSON' } };
+  }
+  if (Array.isArray(value)) return { kind: 'reply', error: { code: -32600, message: 'Invalid request: JSON-RPC batches are not supported' } };
+  if (typeof value !== 'object' || value === null || (value as { jsonrpc?: unknown }).jsonrpc !== '2.0') {
+    return { kind: 'reply', error: { code: -32600, message: 'Invalid request: not a JSON-RPC 2.0 message' } };
+  }
+  return { kind: 'message', line, value: value as Record<string, unknown> };
+}
+
+/**
+ * Incremental line splitter with a size bound. Feed bytes with {@link LineSplitter.push}; complete lines come back
+ * in order. A line longer than `maxBytes` is skipped up to its newline and reported once as `oversized`.
+ */
+export class LineSplitter {
+  private parts: Buffer[] = [];
+  private size = 0;
+  private skipping = false;
+
+  constructor(private readonly maxBytes: number = MAX_LINE_BYTES) {}
+
+  push(chunk: Buffer): Array<{ line: string } | { oversized: true }> {
+    const out: Array<{ line: string } | { oversized: true }> = [];
+    let start = 0;
+    for (;;) {
+      const nl = chunk.indexOf(0x0a, start);
+      const end = nl < 0 ? chunk.length : nl;
+      if (!this.skipping) {
+        this.parts.push(chunk.subarray(start, end));
+        this.size += end - start;
+        if (this.size > this.maxBytes) {
+          this.skipping = true;
+          this.parts = [];
+          this.size = 0;
+        }
+      }
+      if (nl < 0) return out;
+      if (this.skipping) out.push({ oversized: true });
+      else out.push({ line: Buffer.concat(this.parts).toString('utf8').replace(/\r$/, '') });
+      this.parts = [];
+      this.size = 0;
+      this.skipping = false;
+      start = nl + 1;
+    }
+  }
+}
