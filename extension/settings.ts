@@ -8,6 +8,11 @@ export const SettingsSchema = z.object({
   redactSelectors: z.array(z.string().max(1000)).max(200).catch([]),
   /** Longest value shown in a snapshot, in characters (SPEC §3: 200 by default). */
   valueLimit: z.number().int().min(0).max(100_000).catch(200),
+  /**
+   * Whether agents may run their own JavaScript in shared tabs (the `evaluate` tool). Off until the user turns it on:
+   * page JavaScript can read anything the page holds, redacted fields included.
+   */
+  allowEvaluate: z.boolean().catch(false),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 

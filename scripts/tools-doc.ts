@@ -20,6 +20,10 @@ export function renderToolsDoc(): string {
     '`stale_document` when the tab shows another document). Failures are results with `isError: true` and',
     '`structuredContent.error = {code, message, retryable, refresh_required, next}`.',
     '',
+    '"Needs" names the capability each tool belongs to in the per-origin permission model (SPEC §8: read, act, exec).',
+    'Until permission prompts exist, sharing a tab is the gate for read and act, and `evaluate` (exec) is also off',
+    'until the user turns on "Let agents run JavaScript in shared tabs" in Oriel\'s options.',
+    '',
   ];
   for (const tool of TOOLS) {
     const schema = z.toJSONSchema(tool.input.extend(COMMON_ARGS)) as JsonSchema;

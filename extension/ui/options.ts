@@ -40,6 +40,10 @@ document.getElementById('form')!.addEventListener('submit', (event) => {
   });
 });
 
+const allowEvaluate = document.getElementById('allow-evaluate') as HTMLInputElement;
+allowEvaluate.addEventListener('change', () => void writeSettings({ allowEvaluate: allowEvaluate.checked }));
+void readSettings().then((s) => (allowEvaluate.checked = s.allowEvaluate));
+
 void load();
 
 // Agents' JavaScript (evaluate): whether Oriel may run code strings through the browser's user-scripts feature, which

@@ -66,6 +66,8 @@ describe.each(BROWSERS)('background operations in %s', (kind) => {
   });
 
   it('evaluate: an expression in the main world, promises awaited, page exceptions as page_error, bounded', async () => {
+    await t.rig.allowEvaluate(true);
+    await t.page.bringToFront();
     await t.load('strict.csp.html'.replace('strict.csp', 'nav'));
     await t.page.evaluate(() => ((window as unknown as { pageOnly: number }).pageOnly = 41));
     const v = await t.tool('evaluate', { expression: 'window.pageOnly + 1' });

@@ -55,6 +55,14 @@ describe.each(BROWSERS)('evaluate under a strict CSP in %s', (kind) => {
     await site?.close();
   });
 
+  it('is refused with operation_disabled until the user allows it in the options page', async () => {
+    const r = await evaluate({ expression: '1 + 1' });
+    expect(r.error?.code).toBe('operation_disabled');
+    expect(r.error?.message).toContain('Let agents run JavaScript in shared tabs');
+    await rig.allowEvaluate(true);
+    await page.bringToFront();
+  });
+
   it('with user scripts off: evaluate_unavailable names the exact switch for this browser', async () => {
     const r = await evaluate({ expression: 'window.appState.user' });
     expect(r.isError).toBe(true);

@@ -76,6 +76,8 @@ export interface Rig {
    * page's state text in Firefox, the toggle row's text in Chromium.
    */
   allowUserScripts(allowed?: boolean): Promise<string>;
+  /** Ticks (or unticks) "Let agents run JavaScript in shared tabs" on the options page, as the user would. */
+  allowEvaluate(allowed?: boolean): Promise<void>;
   /** Connects an official MCP client to `oriel mcp` in the given era. */
   client(era?: 'legacy' | 'modern', name?: string): Promise<Client>;
   /** Runs the oriel CLI with this rig's environment; returns stdout. */
@@ -220,7 +222,10 @@ export async function launchRig(
       // The reloaded page has filled the form from storage.
       await page.waitForFunction(() => !(window as unknown as { stale?: boolean }).stale && (document.getElementById('limit') as HTMLInputElement | null)?.value !== '', { timeout: 10_000, polling: 50 });
       if (direct) {
-        await page.evaluate((s) => chrome.storage.local.set({ settings: s }), { redactSelectors: selectors, valueLimit: limit });
+        await page.evaluate(async (s) => {
+          const { settings } = await chrome.storage.local.get('settings');
+          await chrome.storage.local.set({ settings: { ...(settings as object | undefined), ...s } });
+        }, { redactSelectors: selectors, valueLimit: limit });
         return 'Stored.';
       }
       await page.$eval('#selectors', (el, v) => void ((el as HTMLTextAreaElement).value = v), selectors.join('\n'));
@@ -228,6 +233,20 @@ export async function launchRig(
       await page.click('button[type="submit"]');
       await page.waitForFunction(() => document.getElementById('result')?.textContent !== '', { timeout: 10_000, polling: 50 });
       return page.$eval('#result', (el) => el.textContent ?? '');
+    },
+    async allowEvaluate(allowed = true) {
+      let page = optionsPage;
+      if (!page) {
+        page = optionsPage = await browser.newPage();
+        await page.goto(`${extensionBase}/extension/ui/options.html`, { waitUntil: 'load', timeout: kind === 'firefox' ? 3_000 : 15_000 }).catch((err: unknown) => {
+          if (kind !== 'firefox') throw err;
+        });
+      }
+      await page.bringToFront();
+      await page.waitForSelector('#allow-evaluate', { timeout: 10_000 });
+      const stored = () => page!.evaluate(async () => Boolean(((await chrome.storage.local.get('settings')).settings as { allowEvaluate?: boolean } | undefined)?.allowEvaluate));
+      if ((await stored()) !== allowed) await page.click('#allow-evaluate');
+      await until(async () => (await stored()) === allowed, 5_000, `evaluate to be ${allowed ? 'allowed' : 'refused'}`);
     },
     async allowUserScripts(allowed = true) {
       if (kind === 'chromium') {

@@ -7,7 +7,7 @@ export const evaluate = defineTool({
   name: 'evaluate',
   title: 'Run a JavaScript expression in the page',
   description:
-    "Escape hatch: evaluates one JavaScript expression in the shared tab's own page context (awaiting a promise) and returns its JSON value, bounded. It can change the page and needs the user's exec permission. Works on pages whose CSP forbids eval once the user allows user scripts for Oriel; otherwise fails saying what to enable. Prefer snapshot, extract and extract_rows to read, click and type to act.",
+    "Escape hatch: evaluates one JavaScript expression in the shared tab's own page context (awaiting a promise) and returns its JSON value, bounded. It can change the page. Off until the user turns on \"Let agents run JavaScript\" in Oriel's options (operation_disabled otherwise). Works on pages whose CSP forbids eval once the user allows user scripts for Oriel; otherwise fails saying what to enable. Prefer snapshot, extract and extract_rows to read, click and type to act.",
   input: EvaluateArgs,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   capability: 'exec',

@@ -3,6 +3,7 @@
 // (whose eval obeys the CSP). MCP side: broker/mcp/tools/evaluate.ts.
 import { EvaluateArgs, type EvaluateResult } from '../../../shared/ops.js';
 import { orielError, type OrielError } from '../../../shared/errors.js';
+import { readSettings } from '../../settings.js';
 
 const DEFAULT_MAX_CHARS = 20_000;
 const DEFAULT_TIMEOUT_MS = 10_000;
@@ -13,6 +14,12 @@ type Outcome =
   | { ok: false; kind: 'throw' | 'serialize' | 'timeout' | 'csp'; name: string; message: string };
 
 export async function evaluate(tab: number, raw: Record<string, unknown>): Promise<EvaluateResult> {
+  if (!(await readSettings()).allowEvaluate) {
+    throw orielError(
+      'operation_disabled',
+      'The user has not allowed agents to run JavaScript in their tabs. They can turn it on in Oriel\'s options ("Let agents run JavaScript in shared tabs"). To read the page use snapshot, extract or extract_rows instead.',
+    );
+  }
   const { call: _call, ...rest } = raw;
   const parsed = EvaluateArgs.safeParse(rest);
   if (!parsed.success) throw orielError('invalid_argument', `Invalid arguments for evaluate: ${parsed.error.issues[0]?.message ?? 'wrong shape'}.`);
