@@ -51,7 +51,8 @@ async function answerPopup(request: ReturnType<typeof PopupRequestSchema.parse>)
   return {
     connected: isConnected(),
     tabs: tabs
-      .filter((t) => t.id !== undefined && /^(https?|file):/.test(t.url ?? ''))
+      // Web pages can be shared; a shared tab stays listed wherever it went, so the user can always unshare it.
+      .filter((t) => t.id !== undefined && (/^(https?|file):/.test(t.url ?? '') || shared.has(t.id)))
       .map((t) => ({ tab: t.id!, title: t.title ?? '', url: t.url ?? '', shared: shared.has(t.id!), active: t.active, windowId: t.windowId })),
   };
 }
