@@ -58,11 +58,14 @@ function fromRecord(t: InstallRecord['targets'][number], ctx: SetupContext): Tar
   return { ...target, manifestPath: t.manifest, ...(t.registry_key ? { registryKey: t.registry_key } : {}) };
 }
 
-/** With no explicit choice: every detected browser plus everything install.json says was registered. */
+/**
+ * With no explicit choice: what install.json says was registered, or, before any install, every detected browser.
+ * (Once the user chose where to install, browsers they left out are not broken links.)
+ */
 function doctorTargets(options: DoctorOptions, record: InstallRecord | undefined, ctx: SetupContext): Target[] {
   const explicit = options.all || options.browsers?.length || options.chromiumProfile;
-  const targets = selectTargets(options, ctx);
-  if (explicit || !record) return targets;
+  if (explicit || !record || record.targets.length === 0) return selectTargets(options, ctx);
+  const targets: Target[] = [];
   for (const t of record.targets.map((r) => fromRecord(r, ctx))) {
     if (t && !targets.some((x) => x.id === t.id && x.manifestPath === t.manifestPath)) targets.push(t);
   }

@@ -42,6 +42,19 @@ async function installProfile(extra: string[] = []): Promise<string> {
 }
 
 describe('oriel doctor', () => {
+  it('after installing into one profile, checks what was installed, not every browser it can find', async () => {
+    machine = tempMachine();
+    // A browser is present (its profile folder exists) but the user installed only into a test profile.
+    mkdirSync(path.join(machine.ctx.env.HOME!, '.mozilla'), { recursive: true });
+    await installProfile();
+    hub = await startFakeHub(hubSocketPath(machine.ctx.dirs), hubStatus(1, 1));
+    const { code, checks } = await doctor();
+    expect(checks.map((c) => c.check)).toContain('manifest:chromium-profile');
+    expect(checks.map((c) => c.check)).not.toContain('manifest:firefox');
+    expect(checks.filter((c) => !c.ok)).toStrictEqual([]);
+    expect(code).toBe(0);
+  });
+
   it('passes every link of a healthy chain and exits 0', async () => {
     machine = tempMachine();
     const profile = await installProfile(['--browser', 'firefox']);
