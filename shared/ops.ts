@@ -41,6 +41,16 @@ export const SnapshotResult = z.object({
 });
 export type SnapshotResult = z.infer<typeof SnapshotResult>;
 
+/**
+ * The user's redaction policy from the options page. The background attaches it to every content action as
+ * `redaction` after validating the agent's arguments, so an agent can neither send nor weaken it (SPEC §3).
+ */
+export const RedactionPolicy = z.object({
+  selectors: z.array(z.string().max(1000)).max(200),
+  value_limit: z.number().int().min(0).max(100_000),
+});
+export type RedactionPolicy = z.infer<typeof RedactionPolicy>;
+
 /** A target element: exactly one of a handle or a CSS selector that must match one element. */
 export const TargetArgs = z.object({
   handle: HandleSchema.optional().describe('Element handle from a snapshot, e.g. "q7k2mzr4.3". Preferred.'),

@@ -1,9 +1,11 @@
 // Runs one call from the hub in a shared tab: checks sharing and the document guard, validates arguments, then hands
-// the op to the background implementation or to the content script of the frame that owns the handle.
+// the op to the background implementation or to the content script of the frame that owns the handle, with the
+// user's redaction policy attached (content side: extension/content/redaction.ts).
 import { errorData, OrielError, toErrorData } from '../../shared/errors.js';
-import { OPS } from '../../shared/ops.js';
+import { OPS, type RedactionPolicy } from '../../shared/ops.js';
 import type { BrowserToHub } from '../../shared/protocol.js';
-import { frameOfDocument, sendToFrame } from './frames.js';
+import { readSettings, type Settings } from '../settings.js';
+import { frameOfDocument, listFrames, sendToFrame } from './frames.js';
 import { isShared } from './sharing.js';
 import { snapshotTab } from './snapshot.js';
 import { backgroundOps } from './ops/index.js';
@@ -11,8 +13,27 @@ import { backgroundOps } from './ops/index.js';
 /** Largest result the background sends up, bytes of JSON (the broker accepts 8 MiB frames). */
 const MAX_RESULT_BYTES = 7 * 1024 * 1024;
 
-/** Calls running in a content script: call id → where, so a cancel can reach them. */
-const running = new Map<number, { tab: number; frameId: number }>();
+/** Calls running in content scripts: call id → the tab and frames running it, so a cancel can reach them. */
+const running = new Map<number, { tab: number; frames: number[] }>();
+
+/** The user's settings, read once and kept until storage says they changed. */
+let settings: Promise<Settings> | undefined;
+chrome.storage.onChanged.addListener((changes, area) => {
+  if (area === 'local' && 'settings' in changes) settings = undefined;
+});
+
+/** The redaction policy every content op receives, from the cached settings. */
+async function redactionPolicy(): Promise<RedactionPolicy> {
+  const current = (settings ??= readSettings());
+  try {
+    const s = await current;
+    return { selectors: s.redactSelectors, value_limit: s.valueLimit };
+  } catch (err) {
+    // A failed read is not kept: the next call reads again.
+    if (settings === current) settings = undefined;
+    throw err;
+  }
+}
 
 /** The namespace part of a handle. */
 function namespaceOf(handle: string): string {
@@ -33,10 +54,10 @@ export async function handleCall(message: { id: number; tab: number; op: string;
   }
 }
 
-/** Best-effort cancel of a running content call. */
+/** Best-effort cancel of a running content call, in every frame running it. */
 export function cancelCall(id: number): void {
   const where = running.get(id);
-  if (where) void sendToFrame(where.tab, where.frameId, 'cancel', { call: id }).catch(() => undefined);
+  if (where) for (const frameId of where.frames) void sendToFrame(where.tab, frameId, 'cancel', { call: id }).catch(() => undefined);
 }
 
 async function route(id: number, tab: number, op: string, rawArgs: Record<string, unknown>): Promise<unknown> {
@@ -59,7 +80,10 @@ async function route(id: number, tab: number, op: string, rawArgs: Record<string
   const inBackground = backgroundOps[op];
   if (inBackground) return inBackground(tab, args);
 
+  // Content ops always carry the user's redaction policy; the agent's own `redaction` field was dropped by the schema.
+  const content = { ...args, call: id, redaction: await redactionPolicy() };
   const handle = typeof args.handle === 'string' ? args.handle : undefined;
+  if (op === 'wait_for' && handle === undefined) return waitInEveryFrame(id, tab, content);
   let frameId = 0;
   if (handle !== undefined) {
     const found = await frameOfDocument(tab, namespaceOf(handle));
@@ -68,10 +92,74 @@ async function route(id: number, tab: number, op: string, rawArgs: Record<string
     }
     frameId = found;
   }
-  running.set(id, { tab, frameId });
+  running.set(id, { tab, frames: [frameId] });
   try {
-    return (await sendToFrame(tab, frameId, op, { ...args, call: id })).value;
+    return (await sendToFrame(tab, frameId, op, content)).value;
   } finally {
     running.delete(id);
   }
+}
+
+/** Errors a frame gives when it cannot host the wait at all (no content script, mid-navigation): not an answer. */
+const UNREACHABLE = new Set(['unsupported', 'stale_document']);
+
+/**
+ * `wait_for` by selector or text looks in every frame of the tab, as the snapshot does. To appear (`visible`,
+ * `attached`) it is enough that one frame sees the target: the first frame to succeed answers and the others are
+ * cancelled. To go (`hidden`, `detached`) every frame must agree, since a frame that never had the target succeeds at
+ * once. Failing that, the top frame's error is the answer (or `timeout` when the top frame could not be asked).
+ * Frames that load after the call starts are not searched.
+ */
+async function waitInEveryFrame(id: number, tab: number, args: Record<string, unknown>): Promise<unknown> {
+  const frames = (await listFrames(tab)).map((f) => f.frameId).sort((a, b) => a - b);
+  if (!frames.includes(0)) frames.unshift(0);
+  const going = args.state === 'hidden' || args.state === 'detached';
+  const entry = { tab, frames: [...frames] };
+  running.set(id, entry);
+  const cancelOthers = (except: number) => {
+    for (const f of entry.frames) if (f !== except) void sendToFrame(tab, f, 'cancel', { call: id }).catch(() => undefined);
+    entry.frames = [except];
+  };
+  try {
+    const outcomes = frames.map((frameId) =>
+      sendToFrame(tab, frameId, 'wait_for', args).then(
+        (reply) => ({ frameId, ok: true as const, value: reply.value }),
+        (err: unknown) => ({ frameId, ok: false as const, err }),
+      ),
+    );
+    if (!going) {
+      // The first success wins; the race ends early without waiting for the frames still waiting.
+      const first = await new Promise<{ frameId: number; value: unknown } | undefined>((resolve) => {
+        let left = outcomes.length;
+        for (const o of outcomes) {
+          void o.then((r) => {
+            if (r.ok) resolve({ frameId: r.frameId, value: r.value });
+            else if (--left === 0) resolve(undefined);
+          });
+        }
+      });
+      if (first) {
+        cancelOthers(first.frameId);
+        return first.value;
+      }
+    }
+    const settled = await Promise.all(outcomes);
+    const answered = settled.filter((r) => r.ok || !isUnreachable(r.err));
+    if (going && answered.length > 0 && answered.every((r) => r.ok)) {
+      const top = answered.find((r) => r.frameId === 0) ?? answered[0]!;
+      return top.ok ? top.value : undefined;
+    }
+    const topFailure = settled.find((r) => r.frameId === 0 && !r.ok);
+    if (topFailure && !topFailure.ok && !isUnreachable(topFailure.err)) throw topFailure.err;
+    const other = answered.find((r) => !r.ok);
+    if (other && !other.ok) throw other.err;
+    if (topFailure && !topFailure.ok) throw topFailure.err;
+    throw new OrielError(errorData('timeout', 'No frame of this tab could be searched. Take a snapshot to see the page as it is.', { next: 'snapshot' }));
+  } finally {
+    running.delete(id);
+  }
+}
+
+function isUnreachable(err: unknown): boolean {
+  return err instanceof OrielError && UNREACHABLE.has(err.data.code);
 }

@@ -1,5 +1,7 @@
 // Whether an element can take a person's pointer input now: visible, enabled, stable, in view, and the element a
 // click at its centre would reach. Pure checks plus the waiting helpers used by click.ts and type.ts.
+import type { Redactor } from '../redaction.js';
+import { anyShadowRoot } from './shadow.js';
 import { describeElement } from './target.js';
 
 /** Why an element cannot be acted on right now, or ok with the point to act at (viewport coordinates). */
@@ -43,11 +45,14 @@ export function containsComposed(outer: Element, inner: Element): boolean {
   return false;
 }
 
-/** The deepest element at a viewport point, descending into open shadow roots. */
+/**
+ * The deepest element at a viewport point. `document.elementFromPoint` stops at a shadow host (it retargets), so
+ * each shadow root, open or closed, is asked in turn (https://drafts.csswg.org/cssom-view/#dom-document-elementfrompoint).
+ */
 export function deepElementFromPoint(x: number, y: number): Element | null {
   let hit = document.elementFromPoint(x, y);
-  while (hit?.shadowRoot) {
-    const inner = hit.shadowRoot.elementFromPoint(x, y);
+  for (let root = hit ? anyShadowRoot(hit) : null; hit && root; root = anyShadowRoot(hit)) {
+    const inner = root.elementFromPoint(x, y);
     if (!inner || inner === hit) break;
     hit = inner;
   }
@@ -96,7 +101,7 @@ export function scrollIntoViewIfNeeded(el: Element): boolean {
  * Checks everything except stability in one synchronous step, and returns the point to click: the centre of the
  * box's visible part (the centre of the whole box when it is all in view).
  */
-export function checkPointerTarget(el: Element, opts: { requireEnabled: boolean }): Actionability {
+export function checkPointerTarget(el: Element, opts: { requireEnabled: boolean; redactor?: Redactor }): Actionability {
   if (!isVisible(el)) return { status: 'hidden', reason: 'it is not visible (display, visibility or zero size)' };
   if (opts.requireEnabled && isDisabled(el)) return { status: 'disabled', reason: 'it is disabled' };
   const v = visibleRect(el);
@@ -109,7 +114,7 @@ export function checkPointerTarget(el: Element, opts: { requireEnabled: boolean 
   // Name the outermost element of the covering subtree that is not an ancestor of the target.
   let cover = hit;
   for (let p = composedParent(cover); p && !containsComposed(p, el) && p !== document.body; p = composedParent(p)) cover = p;
-  const what = describeElement(cover);
+  const what = describeElement(cover, opts.redactor);
   return { status: 'covered', reason: `it is covered by ${what}`, cover: what };
 }
 

@@ -2,9 +2,12 @@
 import type { z } from 'zod';
 import { orielError } from '../../../shared/errors.js';
 
-/** Parses `raw` with `schema`, dropping the dispatcher's own fields (`call`); a failure is `invalid_argument`. */
+/**
+ * Parses `raw` with `schema`, dropping the fields the background adds (`call`, and `redaction`, which
+ * ../redaction.ts reads); a failure is `invalid_argument`.
+ */
 export function parseArgs<S extends z.ZodType>(schema: S, raw: Record<string, unknown>, op: string): z.infer<S> {
-  const { call: _call, ...rest } = raw;
+  const { call: _call, redaction: _redaction, ...rest } = raw;
   const parsed = schema.safeParse(rest);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];

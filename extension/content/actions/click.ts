@@ -3,6 +3,7 @@
 import { ClickArgs, type ClickResult } from '../../../shared/ops.js';
 import type { ContentHandler } from '../handlers.js';
 import { nextTask } from './actionability.js';
+import { Redactor } from '../redaction.js';
 import { parseArgs } from './args.js';
 import { whenActionable, type ActPoint } from './ready.js';
 import { checkTarget } from './target.js';
@@ -10,12 +11,13 @@ import { checkTarget } from './target.js';
 const DEFAULT_TIMEOUT_MS = 5000;
 
 export const click: ContentHandler = async (raw, ctx) => {
+  const redactor = Redactor.fromArgs(raw);
   const args = parseArgs(ClickArgs, raw, 'click');
   checkTarget(args, 'the element to click');
   const watch = watchEffects();
   try {
     let target: Element | undefined;
-    await whenActionable(args, ctx, { timeoutMs: args.timeout_ms ?? DEFAULT_TIMEOUT_MS, hitTest: true }, (el, at) => {
+    await whenActionable(args, ctx, { timeoutMs: args.timeout_ms ?? DEFAULT_TIMEOUT_MS, hitTest: true, redactor }, (el, at) => {
       target = el;
       watch.start();
       dispatchClick(at);

@@ -2,6 +2,7 @@
 // the same synchronous step as the final check. The individual checks live in actionability.ts.
 import { orielError } from '../../../shared/errors.js';
 import type { ContentContext } from '../handlers.js';
+import type { Redactor } from '../redaction.js';
 import { checkPointerTarget, isDisabled, isVisible, nextFrame, sameRect, scrollIntoViewIfNeeded, settleOrChange } from './actionability.js';
 import { clip, resolveNow, type TargetSpec } from './target.js';
 
@@ -16,8 +17,19 @@ export interface ReadyOptions {
   timeoutMs: number;
   /** Pointer actions need the centre to reach the element; typing focuses it directly. */
   hitTest: boolean;
-  /** Extra synchronous precondition (e.g. "is editable"); returns the reason it fails, or undefined. */
-  extra?: (el: Element) => string | undefined;
+  /** Extra synchronous precondition (e.g. "is editable"); returns why it fails, or undefined. */
+  extra?: (el: Element) => Unfit | undefined;
+  /** The call's redaction policy: selector targets skip what it removes, and error messages do not describe it. */
+  redactor: Redactor;
+}
+
+/**
+ * Why an element cannot take the action. `permanent` when waiting cannot change it (an element that can never be
+ * typed into): the call then fails at once with `retryable: false` instead of waiting out its timeout.
+ */
+export interface Unfit {
+  reason: string;
+  permanent: boolean;
 }
 
 /** Retry delays after a failed check; further waits use the last one. Each also ends early on a DOM change. */
@@ -34,7 +46,7 @@ export async function whenActionable<T>(spec: TargetSpec, ctx: ContentContext, o
   let cover: string | undefined;
   for (let attempt = 0; ; attempt++) {
     if (ctx.signal.aborted) throw orielError('cancelled', 'The call was cancelled before the element became actionable.');
-    const el = resolveNow(spec, ctx);
+    const el = resolveNow(spec, ctx, opts.redactor);
     if (!el) {
       reason = `no element matches the selector "${clip(spec.selector ?? '', 200)}"`;
     } else {
@@ -47,7 +59,7 @@ export async function whenActionable<T>(spec: TargetSpec, ctx: ContentContext, o
         // Without frames (hidden page), give a running geometry animation's clock a moment to show whether it runs.
         if (clocks.length > 0) await new Promise((r) => setTimeout(r, 20));
         else await nextFrame();
-        const again = resolveNow(spec, ctx);
+        const again = resolveNow(spec, ctx, opts.redactor);
         if (again === el) {
           const after = el.getBoundingClientRect();
           lastRect.set(el, after);
@@ -64,17 +76,22 @@ export async function whenActionable<T>(spec: TargetSpec, ctx: ContentContext, o
         if (performance.now() < deadline && document.visibilityState !== 'hidden') continue;
       } else {
         ({ reason, cover } = first);
+        if (first.permanent) throw notActionable(spec, reason, 0, undefined, false);
       }
     }
     const left = deadline - performance.now();
-    if (left <= 0) {
-      const what = spec.handle !== undefined ? `Element ${spec.handle}` : `The target of "${clip(spec.selector ?? '', 200)}"`;
-      throw orielError('not_actionable', `${what} is not actionable: ${reason}.${opts.timeoutMs > 0 ? ` Waited ${opts.timeoutMs} ms.` : ''}`, {
-        details: cover ? { reason, covered_by: cover } : { reason },
-      });
-    }
+    if (left <= 0) throw notActionable(spec, reason, opts.timeoutMs, cover, true);
     await settleOrChange(Math.min(BACKOFF[Math.min(attempt, BACKOFF.length - 1)]!, left), ctx.signal);
   }
+}
+
+function notActionable(spec: TargetSpec, reason: string, waited: number, cover: string | undefined, retryable: boolean) {
+  const what = spec.handle !== undefined ? `Element ${spec.handle}` : `The target of "${clip(spec.selector ?? '', 200)}"`;
+  return orielError('not_actionable', `${what} is not actionable: ${reason}.${waited > 0 ? ` Waited ${waited} ms.` : ''}`, {
+    retryable,
+    ...(retryable ? {} : { next: 'snapshot, and choose an element that takes this action' }),
+    details: cover ? { reason, covered_by: cover } : { reason },
+  });
 }
 
 /** The box each element had when an action last measured it, to notice script-driven motion between calls. */
@@ -113,22 +130,23 @@ function geometryClocks(el: Element): Array<[Animation, CSSNumberish | null]> {
   return out;
 }
 
-type Check = { ok: true; at: ActPoint } | { ok: false; reason: string; cover?: string | undefined };
+type Check = { ok: true; at: ActPoint } | { ok: false; reason: string; cover?: string | undefined; permanent?: boolean };
 
 function check(el: Element, opts: ReadyOptions): Check {
+  // What the element is comes first: no amount of waiting makes a paragraph editable.
+  const why = opts.extra?.(el);
+  if (why?.permanent) return { ok: false, ...why };
   if (!opts.hitTest) {
     if (!isVisible(el)) return { ok: false, reason: 'it is not visible (display, visibility or zero size)' };
     if (isDisabled(el)) return { ok: false, reason: 'it is disabled' };
-    const why = opts.extra?.(el);
-    if (why) return { ok: false, reason: why };
+    if (why) return { ok: false, reason: why.reason };
     scrollIntoViewIfNeeded(el);
     const r = el.getBoundingClientRect();
     return { ok: true, at: { x: r.left + r.width / 2, y: r.top + r.height / 2, hit: el } };
   }
-  const why = opts.extra?.(el);
-  if (why) return { ok: false, reason: why };
+  if (why) return { ok: false, reason: why.reason };
   if (isVisible(el) && !isDisabled(el)) scrollIntoViewIfNeeded(el);
-  const a = checkPointerTarget(el, { requireEnabled: true });
+  const a = checkPointerTarget(el, { requireEnabled: true, redactor: opts.redactor });
   if (a.status === 'ok') return { ok: true, at: { x: a.x, y: a.y, hit: a.hit } };
   return { ok: false, reason: a.reason, cover: a.cover };
 }

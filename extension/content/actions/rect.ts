@@ -3,6 +3,7 @@
 import { orielError } from '../../../shared/errors.js';
 import type { ContentHandler } from '../handlers.js';
 import { isVisible, nextFrame, scrollIntoViewIfNeeded } from './actionability.js';
+import { Redactor } from '../redaction.js';
 import { resolveForRead } from './extract.js';
 import { checkTarget } from './target.js';
 
@@ -12,7 +13,8 @@ export const elementRect: ContentHandler = async (raw, ctx) => {
     selector: typeof raw.selector === 'string' ? raw.selector : undefined,
   };
   checkTarget(spec, 'the element to capture');
-  const el = resolveForRead(spec, ctx);
+  // The screenshot op calls this without the policy; with one, removed elements are not found by selector.
+  const el = resolveForRead(spec, ctx, Redactor.fromArgs(raw, { optional: true }));
   if (!isVisible(el)) throw orielError('not_actionable', 'The element is not visible, so there is nothing to capture.', { details: { reason: 'hidden' } });
   const handle = ctx.registry.handleFor(el);
   // Let the scroll paint before the background captures the visible tab.

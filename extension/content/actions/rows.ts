@@ -3,10 +3,10 @@
 import { ExtractRowsArgs, type ExtractRowsResult } from '../../../shared/ops.js';
 import { orielError } from '../../../shared/errors.js';
 import type { ContentHandler } from '../handlers.js';
+import { checkSelector, isSecretField, Redactor } from '../redaction.js';
 import { parseArgs } from './args.js';
-import { visibleText } from './extract.js';
-import { isInsideRedacted } from './redaction.js';
-import { clip, requireHandle } from './target.js';
+import { refuseRedacted, visibleText } from './extract.js';
+import { clip, requireHandle, selectAll } from './target.js';
 
 const DEFAULT_MAX_ROWS = 100;
 /** Longest cell, and the character budget of one answer (rows beyond it move to the next page). */
@@ -16,8 +16,10 @@ const BUDGET = 60_000;
 type Row = Record<string, string | null>;
 
 export const extractRows: ContentHandler = (raw, ctx) => {
+  const redactor = Redactor.fromArgs(raw);
   const args = parseArgs(ExtractRowsArgs, raw, 'extract_rows');
   const container = args.handle !== undefined ? requireHandle(args.handle, ctx) : undefined;
+  if (container) refuseRedacted(container, redactor);
   if (!container && args.selector === undefined) {
     throw orielError('invalid_argument', 'Give extract_rows a "selector" for the rows, or the "handle" of a table or list.');
   }
@@ -28,16 +30,17 @@ export const extractRows: ContentHandler = (raw, ctx) => {
   let columns: string[];
   let all: Array<() => Row>;
   if (table && !args.columns && args.selector === undefined) {
-    ({ columns, rows: all } = tableRecords(table));
+    ({ columns, rows: all } = tableRecords(table, redactor));
   } else {
-    const rows = rowElements(container, table, args.selector);
+    const rows = rowElements(container, table, args.selector, redactor);
     const spec = args.columns ?? { text: '' };
     columns = Object.keys(spec);
     if (columns.length === 0) throw orielError('invalid_argument', 'columns must name at least one column.');
     const parsed = columns.map((name) => ({ name, ...parseColumn(spec[name]!) }));
+    for (const c of parsed) if (c.selector !== '') checkSelector(c.selector);
     all = rows.map((row) => () => {
       const rec: Row = {};
-      for (const c of parsed) rec[c.name] = cellValue(row, c.selector, c.attribute);
+      for (const c of parsed) rec[c.name] = cellValue(row, c.selector, c.attribute, redactor);
       return rec;
     });
   }
@@ -63,18 +66,17 @@ function parseCursor(cursor: string | undefined): number {
   return Number(cursor);
 }
 
-/** Rows: the selector (inside the container when given), else a table's body rows or a list's items. */
-function rowElements(container: Element | undefined, table: HTMLTableElement | undefined, selector: string | undefined): Element[] {
-  if (selector !== undefined) {
-    try {
-      return Array.from((container ?? document).querySelectorAll(selector));
-    } catch {
-      throw orielError('invalid_argument', `"${clip(selector, 200)}" is not a valid CSS selector.`);
-    }
-  }
-  if (table) return bodyRows(table, headerRowCount(table));
+/**
+ * Rows: the selector (inside the container when given), else a table's body rows or a list's items; rows the user's
+ * redaction removes are not rows.
+ */
+function rowElements(container: Element | undefined, table: HTMLTableElement | undefined, selector: string | undefined, redactor: Redactor): Element[] {
+  if (selector !== undefined) return selectAll(selector, redactor, container ?? document);
+  if (table) return bodyRows(table, headerRowCount(table)).filter((r) => !redactor.matchesUser(r));
   const c = container!;
-  const items = Array.from(c.children).filter((k) => k.localName === 'li' || k.getAttribute('role') === 'listitem' || k.getAttribute('role') === 'row');
+  const items = Array.from(c.children).filter(
+    (k) => (k.localName === 'li' || k.getAttribute('role') === 'listitem' || k.getAttribute('role') === 'row') && !redactor.matchesUser(k),
+  );
   if (items.length === 0) {
     throw orielError('invalid_argument', `Element ${c.localName} is neither a table nor a list; give a row "selector" (relative to the handle).`);
   }
@@ -88,25 +90,24 @@ function parseColumn(spec: string): { selector: string; attribute?: string } {
   return { selector: spec.trim() };
 }
 
-function cellValue(row: Element, selector: string, attribute: string | undefined): string | null {
-  let el: Element | null;
-  try {
-    el = selector === '' ? row : row.querySelector(selector);
-  } catch {
-    throw orielError('invalid_argument', `Column selector "${clip(selector, 200)}" is not valid CSS.`);
-  }
+/**
+ * One cell: the first element the column selector matches in the row that the user's redaction does not remove,
+ * its text or an attribute. A secret field's value (and text) reads as "[redacted]".
+ */
+function cellValue(row: Element, selector: string, attribute: string | undefined, redactor: Redactor): string | null {
+  const el = selector === '' ? row : selectAll(selector, redactor, row)[0];
   if (!el) return null;
+  if (redactor.isRedacted(el)) return isSecretField(el) && !redactor.isRemoved(el) ? '[redacted]' : null;
   if (attribute !== undefined) {
-    if (isInsideRedacted(el) && attribute === 'value') return '[redacted]';
     // Links and sources come back absolute, as a person following them would reach them.
     if ((attribute === 'href' || attribute === 'src') && el.hasAttribute(attribute)) {
       const abs = (el as unknown as Record<string, unknown>)[attribute];
       if (typeof abs === 'string') return clip(abs, CELL_LIMIT);
     }
     const v = el.getAttribute(attribute);
-    return v === null ? null : clip(v, CELL_LIMIT);
+    return v === null ? null : clip(redactor.scrub(v), CELL_LIMIT);
   }
-  return clip(visibleText(el).replace(/\s+/g, ' '), CELL_LIMIT);
+  return clip(visibleText(el, redactor).replace(/\s+/g, ' '), CELL_LIMIT);
 }
 
 /** Rows of the table itself (not of nested tables): thead, tbody, tfoot and direct rows, in order. */
@@ -152,11 +153,13 @@ function grid(rows: HTMLTableRowElement[]): Array<Array<HTMLTableCellElement | u
 }
 
 /** Header-derived records: column names from the header rows (stacked headers joined with " / "), unique. */
-function tableRecords(table: HTMLTableElement): { columns: string[]; rows: Array<() => Row> } {
+function tableRecords(table: HTMLTableElement, redactor: Redactor): { columns: string[]; rows: Array<() => Row> } {
   const rows = ownRows(table);
   const headerCount = headerRowCount(table);
   const header = table.tHead ? rows.filter((r) => r.parentElement === table.tHead) : rows.slice(0, headerCount);
-  const body = bodyRows(table, headerCount);
+  const body = bodyRows(table, headerCount).filter((r) => !redactor.isRemoved(r));
+  /** A cell's text; a cell that is redacted, or in a redacted row group, reads as nothing. */
+  const text = (cell: HTMLTableCellElement) => (redactor.isRedacted(cell) ? '' : visibleText(cell, redactor).replace(/\s+/g, ' '));
   const headGrid = grid(header);
   const bodyGrid = grid(body);
   const width = Math.max(0, ...headGrid.map((r) => r.length), ...bodyGrid.map((r) => r.length));
@@ -166,7 +169,7 @@ function tableRecords(table: HTMLTableElement): { columns: string[]; rows: Array
     const parts: string[] = [];
     for (const hr of headGrid) {
       const cell = hr[c];
-      const t = cell ? visibleText(cell).replace(/\s+/g, ' ') : '';
+      const t = cell ? text(cell) : '';
       if (t && parts[parts.length - 1] !== t) parts.push(t);
     }
     let name = clip(parts.join(' / '), 100) || `column ${c + 1}`;
@@ -179,7 +182,7 @@ function tableRecords(table: HTMLTableElement): { columns: string[]; rows: Array
     const rec: Row = {};
     columns.forEach((name, c) => {
       const cell = cells[c];
-      rec[name] = cell ? clip(visibleText(cell).replace(/\s+/g, ' '), CELL_LIMIT) : null;
+      rec[name] = cell && !redactor.isRedacted(cell) ? clip(text(cell), CELL_LIMIT) : null;
     });
     return rec;
   });

@@ -1,8 +1,10 @@
 // Finding the element an action addresses: a handle from this document's registry, or a CSS selector that must
 // match exactly one element. Used by every handler in this folder; the registry itself is ../registry.ts.
+// Elements the user's redaction selectors remove never match a selector (../redaction.ts).
 import { orielError } from '../../../shared/errors.js';
 import { namespaceOf } from '../document.js';
 import type { ContentContext } from '../handlers.js';
+import { checkSelector, type Redactor } from '../redaction.js';
 
 /** How an action names its element. Exactly one of the two is set (checked by {@link checkTarget}). */
 export interface TargetSpec {
@@ -33,14 +35,25 @@ export function requireHandle(handle: string, ctx: ContentContext): Element {
   return ctx.registry.require(handle);
 }
 
-/** Runs `selector` against the document (and open shadow roots are not searched: CSS cannot cross them). */
-export function lookupSelector(selector: string): SelectorLookup {
+/**
+ * Every element `selector` matches under `scope` (the document by default; shadow roots are not searched: CSS cannot
+ * cross them), leaving out what the user's redaction removes. Selectors that test `value` are refused.
+ */
+export function selectAll(selector: string, redactor: Redactor, scope: ParentNode = document): Element[] {
+  checkSelector(selector);
   let found: NodeListOf<Element>;
   try {
-    found = document.querySelectorAll(selector);
+    found = scope.querySelectorAll(selector);
   } catch {
     throw orielError('invalid_argument', `"${clip(selector, 200)}" is not a valid CSS selector. Prefer a handle from a snapshot.`);
   }
+  const all = Array.from(found);
+  return redactor.selectors.length === 0 ? all : all.filter((el) => !redactor.isRemoved(el));
+}
+
+/** Runs `selector` against the document: exactly one match, none, or several. */
+export function lookupSelector(selector: string, redactor: Redactor): SelectorLookup {
+  const found = selectAll(selector, redactor);
   if (found.length === 1) return { status: 'ok', element: found[0]! };
   if (found.length === 0) return { status: 'none' };
   return { status: 'many', count: found.length };
@@ -56,22 +69,32 @@ export function ambiguousSelector(selector: string, count: number) {
 }
 
 /**
- * Resolves the target once, synchronously. Handle failures throw at once (they will not heal by waiting);
+ * Resolves the target once, synchronously. Handle failures throw at once (they will not heal by waiting), and so
+ * does a handle to an element the user's redaction removes;
  * a selector that matches nothing yet returns undefined so the caller can wait for it to appear.
  */
-export function resolveNow(spec: TargetSpec, ctx: ContentContext): Element | undefined {
-  if (spec.handle !== undefined) return requireHandle(spec.handle, ctx);
-  const r = lookupSelector(spec.selector!);
+export function resolveNow(spec: TargetSpec, ctx: ContentContext, redactor: Redactor): Element | undefined {
+  if (spec.handle !== undefined) {
+    const el = requireHandle(spec.handle, ctx);
+    if (redactor.isRemoved(el)) throw orielError('permission_denied', `Element ${spec.handle} is in a part of the page the user hid from agents.`);
+    return el;
+  }
+  const r = lookupSelector(spec.selector!, redactor);
   if (r.status === 'many') throw ambiguousSelector(spec.selector!, r.count);
   return r.status === 'ok' ? r.element : undefined;
 }
 
-/** A short, human description of an element for error messages: `div#overlay.banner "Cookie banner"`. */
-export function describeElement(el: Element): string {
+/**
+ * A short, human description of an element for error messages: `div#overlay.banner "Cookie banner"`. An element the
+ * user's selectors remove is only "a redacted element"; one holding redacted parts is described without its text.
+ */
+export function describeElement(el: Element, redactor?: Redactor): string {
+  if (redactor?.isRemoved(el)) return 'a redacted element';
   let s = el.localName;
   if (el.id) s += `#${clip(el.id, 40)}`;
   const classes = Array.from(el.classList).slice(0, 2);
   for (const c of classes) s += `.${clip(c, 30)}`;
+  if (redactor && (redactor.isRedacted(el) || redactor.hasRedactedInside(el))) return s;
   const label = el.getAttribute('aria-label') ?? (el as HTMLElement).innerText ?? el.textContent ?? '';
   const text = label.replace(/\s+/g, ' ').trim();
   if (text) s += ` "${clip(text, 60)}"`;

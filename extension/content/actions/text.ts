@@ -1,5 +1,7 @@
-// Finding elements by the text they show: the innermost elements whose text contains a query, searching open shadow
-// roots too. Used by wait_for (wait.ts).
+// Finding elements by the text they show: the innermost elements whose text contains a query, searching open and
+// closed shadow roots too, never inside what redaction hides (../redaction.ts). Used by wait_for (wait.ts).
+import { isSecretField, type Redactor } from '../redaction.js';
+import { anyShadowRoot } from './shadow.js';
 
 /** Elements whose text is never shown. */
 const SKIP = new Set(['script', 'style', 'noscript', 'template', 'head', 'title']);
@@ -14,32 +16,51 @@ export function normalizeText(s: string): string {
  * query names its parent; text split across elements ("Add <b>to</b> cart") is found by the smallest element
  * whose combined text contains it.
  */
-export function findText(query: string, limit: number): Element[] {
+export function findText(query: string, limit: number, redactor: Redactor): Element[] {
   const q = normalizeText(query);
-  if (!q) return [];
-  const out: Element[] = [];
+  if (!q || redactor.isRemoved(document.documentElement)) return [];
+  const search: Search = { q, out: [], limit, redactor, secrets: redactor.secretValues() };
   const roots: Array<Document | ShadowRoot> = [document];
-  for (let i = 0; i < roots.length && out.length < limit; i++) scanTextNodes(roots[i]!, q, out, roots, limit);
-  if (out.length > 0) return out;
+  for (let i = 0; i < roots.length && search.out.length < limit; i++) scanTextNodes(roots[i]!, search, roots);
+  if (search.out.length > 0) return search.out;
   for (const root of roots) {
     const start = root instanceof Document ? root.body : root;
-    if (start) innermost(start, q, out, limit);
-    if (out.length >= limit) break;
+    if (start) innermost(start, search);
+    if (search.out.length >= limit) break;
   }
-  return out;
+  return search.out;
 }
 
-function scanTextNodes(root: Document | ShadowRoot, q: string, out: Element[], roots: Array<Document | ShadowRoot>, limit: number): void {
+interface Search {
+  q: string;
+  out: Element[];
+  limit: number;
+  redactor: Redactor;
+  /** Secret field values, scrubbed from text before it is compared (a page may echo a password). */
+  secrets: string[];
+}
+
+/** Subtrees whose text is never searched: not shown (script, style…), removed by the user, or a secret field's. */
+function skipped(el: Element, s: Search): boolean {
+  return SKIP.has(el.localName) || s.redactor.matchesUser(el) || isSecretField(el);
+}
+
+function matches(text: string, s: Search): boolean {
+  return normalizeText(s.secrets.length ? s.redactor.scrub(text, s.secrets) : text).includes(s.q);
+}
+
+function scanTextNodes(root: Document | ShadowRoot, s: Search, roots: Array<Document | ShadowRoot>): void {
   const walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, {
-    acceptNode: (n) => (n instanceof Element && SKIP.has(n.localName) ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT),
+    acceptNode: (n) => (n instanceof Element && skipped(n, s) ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT),
   });
   for (let n = walker.nextNode(); n; n = walker.nextNode()) {
     if (n instanceof Element) {
-      if (n.shadowRoot) roots.push(n.shadowRoot);
+      const shadow = anyShadowRoot(n);
+      if (shadow) roots.push(shadow);
       continue;
     }
     const parent = n.parentElement;
-    if (parent && out.length < limit && normalizeText(n.nodeValue ?? '').includes(q) && out[out.length - 1] !== parent) out.push(parent);
+    if (parent && s.out.length < s.limit && matches(n.nodeValue ?? '', s) && s.out[s.out.length - 1] !== parent) s.out.push(parent);
   }
 }
 
@@ -47,18 +68,18 @@ function scanTextNodes(root: Document | ShadowRoot, q: string, out: Element[], r
  * Bottom-up: returns the shown text under `node` (skipping script, style…) and records the elements whose text
  * contains `q` while no child element's text does. Returns undefined for skipped subtrees.
  */
-function innermost(node: Element | ShadowRoot, q: string, out: Element[], limit: number): string {
+function innermost(node: Element | ShadowRoot, s: Search): string {
   let text = '';
   let inChild = false;
   for (const child of Array.from(node.childNodes)) {
     if (child.nodeType === Node.TEXT_NODE) text += child.nodeValue ?? '';
-    else if (child instanceof Element && !SKIP.has(child.localName)) {
-      const before = out.length;
-      const t = innermost(child, q, out, limit);
-      if (out.length > before || normalizeText(t).includes(q)) inChild = true;
+    else if (child instanceof Element && !skipped(child, s)) {
+      const before = s.out.length;
+      const t = innermost(child, s);
+      if (s.out.length > before || matches(t, s)) inChild = true;
       text += t;
     }
   }
-  if (!inChild && node instanceof Element && out.length < limit && normalizeText(text).includes(q)) out.push(node);
+  if (!inChild && node instanceof Element && s.out.length < s.limit && matches(text, s)) s.out.push(node);
   return text;
 }

@@ -7,8 +7,8 @@ import { nextTask } from './actionability.js';
 import { parseArgs } from './args.js';
 import { watchEffects } from './click.js';
 import { changeEvent, inputEvent, key, setNativeValue } from './keyboard.js';
-import { whenActionable } from './ready.js';
-import { isRedacted } from './redaction.js';
+import { Redactor } from '../redaction.js';
+import { whenActionable, type Unfit } from './ready.js';
 import { checkTarget, clip } from './target.js';
 
 const DEFAULT_TIMEOUT_MS = 5000;
@@ -25,13 +25,14 @@ const PICKER_TYPES = new Set(['date', 'time', 'datetime-local', 'month', 'week',
 type Field = HTMLInputElement | HTMLTextAreaElement;
 
 export const type: ContentHandler = async (raw, ctx) => {
+  const redactor = Redactor.fromArgs(raw);
   const args = parseArgs(TypeArgs, raw, 'type');
   checkTarget(args, 'the field to type into');
   const watch = watchEffects();
   try {
     let submitted = false;
     let target!: Element;
-    await whenActionable(args, ctx, { timeoutMs: args.timeout_ms ?? DEFAULT_TIMEOUT_MS, hitTest: false, extra: notEditable }, (el) => {
+    await whenActionable(args, ctx, { timeoutMs: args.timeout_ms ?? DEFAULT_TIMEOUT_MS, hitTest: false, extra: notEditable, redactor }, (el) => {
       target = el;
       watch.start();
       submitted = fill(el, args.text, args.clear !== false, args.submit === true);
@@ -45,24 +46,28 @@ export const type: ContentHandler = async (raw, ctx) => {
       navigation_started: seen.navigation,
       dom_changed: seen.mutated,
     };
-    if (isRedacted(target)) result.redacted = true;
-    else result.value = clip(currentValue(target), ECHO_LIMIT);
+    // Typing into a secret field is acting, not reading: it is allowed, but what the field holds is not echoed.
+    if (redactor.isRedacted(target)) result.redacted = true;
+    else result.value = clip(redactor.scrub(currentValue(target, redactor)), ECHO_LIMIT);
     return result;
   } finally {
     watch.stop();
   }
 };
 
-/** Why `el` cannot be typed into, or undefined when it can. */
-function notEditable(el: Element): string | undefined {
+/**
+ * Why `el` cannot be typed into, or undefined when it can. An element of a kind that never takes text (a paragraph,
+ * a checkbox) fails at once; read-only may be lifted by the page, so that one is waited out, like disabled.
+ */
+function notEditable(el: Element): Unfit | undefined {
   if (el instanceof HTMLSelectElement) return undefined;
-  if (el instanceof HTMLTextAreaElement) return el.readOnly ? 'it is read-only' : undefined;
+  if (el instanceof HTMLTextAreaElement) return el.readOnly ? { reason: 'it is read-only', permanent: false } : undefined;
   if (el instanceof HTMLInputElement) {
-    if (!TEXT_TYPES.has(el.type) && !PICKER_TYPES.has(el.type)) return `it is not editable (an <input type="${el.type}">; use click)`;
-    return el.readOnly ? 'it is read-only' : undefined;
+    if (!TEXT_TYPES.has(el.type) && !PICKER_TYPES.has(el.type)) return { reason: `it is not editable (an <input type="${el.type}">; use click)`, permanent: true };
+    return el.readOnly ? { reason: 'it is read-only', permanent: false } : undefined;
   }
   if (el instanceof HTMLElement && el.isContentEditable) return undefined;
-  return `it is not editable (a <${el.localName}>; type needs an input, textarea, select or contenteditable element)`;
+  return { reason: `it is not editable (a <${el.localName}>; type needs an input, textarea, select or contenteditable element)`, permanent: true };
 }
 
 /** Fills `el`; returns whether Enter was pressed and the page or the form took it. Runs synchronously. */
@@ -243,11 +248,11 @@ function blockingFields(form: HTMLFormElement): number {
   return Array.from(form.elements).filter((c) => c instanceof HTMLInputElement && blocking.has(c.type)).length;
 }
 
-function currentValue(el: Element): string {
+function currentValue(el: Element, redactor: Redactor): string {
   if (el instanceof HTMLSelectElement) {
     const o = el.selectedOptions[0];
     return o ? o.label : '';
   }
   if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) return el.value;
-  return (el as HTMLElement).innerText ?? el.textContent ?? '';
+  return redactor.text(el, true);
 }

@@ -3,9 +3,11 @@
 import { WaitForArgs, type WaitForResult } from '../../../shared/ops.js';
 import { orielError } from '../../../shared/errors.js';
 import type { ContentContext, ContentHandler } from '../handlers.js';
+import { Redactor } from '../redaction.js';
 import { isVisible } from './actionability.js';
 import { parseArgs } from './args.js';
-import { clip, lookupSelector, requireHandle } from './target.js';
+import { anyShadowRoot } from './shadow.js';
+import { clip, requireHandle, selectAll } from './target.js';
 import { findText } from './text.js';
 
 type State = 'visible' | 'hidden' | 'attached' | 'detached';
@@ -18,13 +20,14 @@ const RECHECK_EVENTS = ['transitionend', 'transitioncancel', 'animationend', 'an
 type Probe = { done: true; element?: Element } | { done: false };
 
 export const waitFor: ContentHandler = async (raw, ctx) => {
+  const redactor = Redactor.fromArgs(raw);
   const args = parseArgs(WaitForArgs, raw, 'wait_for');
   const given = [args.handle, args.selector, args.text].filter((v) => v !== undefined).length;
   if (given !== 1) throw orielError('invalid_argument', 'Give wait_for exactly one of "handle", "selector" or "text".');
   const state: State = args.state ?? 'visible';
   const timeoutMs = args.timeout_ms ?? DEFAULT_TIMEOUT_MS;
   const started = performance.now();
-  const probe = makeProbe(args, state, ctx);
+  const probe = makeProbe(args, state, ctx, redactor);
   const first = probe();
   const found = first.done ? first : await watch(probe, timeoutMs, ctx.signal, describe(args, state));
   const result: WaitForResult = { state, elapsed_ms: Math.round(performance.now() - started) };
@@ -37,8 +40,11 @@ function describe(args: WaitForArgs, state: State): string {
   return `${what} to be ${state}`;
 }
 
-/** Builds the synchronous check for the requested target and state. */
-function makeProbe(args: WaitForArgs, state: State, ctx: ContentContext): () => Probe {
+/**
+ * Builds the synchronous check for the requested target and state. Selector and text targets never see what the
+ * user's redaction removes (nor text inside secret fields), so waiting cannot become a way to read it.
+ */
+function makeProbe(args: WaitForArgs, state: State, ctx: ContentContext, redactor: Redactor): () => Probe {
   if (args.handle !== undefined) {
     const handle = args.handle;
     return () => {
@@ -49,19 +55,16 @@ function makeProbe(args: WaitForArgs, state: State, ctx: ContentContext): () => 
         requireHandle(handle, ctx);
       }
       const el = requireHandle(handle, ctx);
+      if (redactor.isRemoved(el)) throw orielError('permission_denied', `Element ${handle} is in a part of the page the user hid from agents.`);
       return judge([el], state);
     };
   }
   if (args.selector !== undefined) {
     const selector = args.selector;
-    return () => {
-      const r = lookupSelector(selector);
-      const all = r.status === 'none' ? [] : r.status === 'ok' ? [r.element] : Array.from(document.querySelectorAll(selector));
-      return judge(all, state);
-    };
+    return () => judge(selectAll(selector, redactor), state);
   }
   const text = args.text!;
-  return () => judge(findText(text, 50), state);
+  return () => judge(findText(text, 50, redactor), state);
 }
 
 /** visible/attached: some candidate qualifies (the first that does is returned); hidden/detached: none does. */
@@ -122,11 +125,11 @@ function watch(probe: () => Probe, timeoutMs: number, signal: AbortSignal, what:
   });
 }
 
-/** MutationObservers do not see into shadow trees: observe every open shadow root under `root`. */
+/** MutationObservers do not see into shadow trees: observe every shadow root (open or closed) under `root`. */
 function observeShadowRoots(observer: MutationObserver, options: MutationObserverInit, root: Node): void {
   const walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
   for (let n: Node | null = root; n; n = walker.nextNode()) {
-    const sr = n instanceof Element ? n.shadowRoot : null;
+    const sr = n instanceof Element ? anyShadowRoot(n) : null;
     if (sr) {
       observer.observe(sr, options);
       observeShadowRoots(observer, options, sr);
