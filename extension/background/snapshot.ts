@@ -108,10 +108,13 @@ export async function snapshotTab(tab: number, args: SnapshotArgs): Promise<Snap
   };
   await walk(startFrame, args.root);
   let pending = [startFrame];
+  /** iframe placeholders seen: without any, the top tree is used as it is (stitching copies every node). */
+  let placeholders = 0;
   while (pending.length) {
     const next: number[] = [];
     for (const id of pending) {
       for (const ref of frameRefs(trees.get(id)!.nodes)) {
+        placeholders++;
         const child = typeof ref === 'number' ? ref : frameOfToken.get(ref);
         if (child !== undefined && !trees.has(child) && child !== id) next.push(child);
       }
@@ -149,7 +152,7 @@ export async function snapshotTab(tab: number, args: SnapshotArgs): Promise<Snap
       }
       return n.children ? { ...n, children: stitch(n.children) } : n;
     });
-  let nodes = stitch(top.nodes);
+  let nodes = placeholders ? stitch(top.nodes) : top.nodes;
   markInert(nodes);
   const filterSpec: Parameters<typeof filterTree>[1] = {};
   if (args.query) filterSpec.query = args.query;

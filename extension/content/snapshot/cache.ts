@@ -30,11 +30,14 @@ export class WalkCache {
     return computeRole(el);
   }
 
-  /** Accessible name per https://www.w3.org/TR/accname-1.2/ (dom-accessibility-api, or the same steps in names.ts). */
-  name(el: Element): string {
+  /**
+   * Accessible name per https://www.w3.org/TR/accname-1.2/ (dom-accessibility-api, or the same steps in names.ts).
+   * `rendered`: the walker has seen that `el` is neither `display: none` nor `visibility: hidden`.
+   */
+  name(el: Element, rendered = false): string {
     let n = this.names.get(el);
     if (n === undefined) {
-      n = (this.fast ??= new FastNames(this)).name(el);
+      n = (this.fast ??= new FastNames(this)).name(el, rendered);
       if (n === undefined) n = computeAccessibleName(el, { getComputedStyle: this.style as typeof getComputedStyle, computedStyleSupportsPseudoElements: true });
       this.names.set(el, n);
     }

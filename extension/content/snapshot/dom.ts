@@ -7,6 +7,18 @@ interface FirefoxElement extends Element {
 
 const SHADOW_HOSTS = new Set(['article', 'aside', 'blockquote', 'body', 'div', 'footer', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'main', 'nav', 'p', 'section', 'span']);
 
+type ShadowApi = (e: HTMLElement) => ShadowRoot | null;
+let chromeApi: ShadowApi | null | undefined;
+
+/** `chrome.dom.openOrClosedShadowRoot`, looked up once (each `chrome.dom` access goes through the extension bindings). */
+function chromeShadowApi(): ShadowApi | null {
+  if (chromeApi === undefined) {
+    const dom = (globalThis as { chrome?: { dom?: { openOrClosedShadowRoot?: ShadowApi } } }).chrome?.dom;
+    chromeApi = dom?.openOrClosedShadowRoot ? dom.openOrClosedShadowRoot.bind(dom) : null;
+  }
+  return chromeApi;
+}
+
 /**
  * The shadow root of `el`, open or closed. Chromium: `chrome.dom.openOrClosedShadowRoot(el)`
  * (https://developer.chrome.com/docs/extensions/reference/api/dom); Firefox: `el.openOrClosedShadowRoot`
@@ -15,18 +27,22 @@ const SHADOW_HOSTS = new Set(['article', 'aside', 'blockquote', 'body', 'div', '
 export function shadowRootOf(el: Element): ShadowRoot | null {
   // Only custom elements and a few HTML elements can host a shadow root (https://dom.spec.whatwg.org/#dom-element-attachshadow);
   // asking the extension API for every element would cost more than the rest of the walk.
-  if (!SHADOW_HOSTS.has(el.localName) && !el.localName.includes('-') && !el.hasAttribute('is')) return null;
+  const tag = el.localName;
+  if (!SHADOW_HOSTS.has(tag) && !tag.includes('-') && !el.hasAttribute('is')) return null;
+  // An open root needs no extension API.
+  const open = el.shadowRoot;
+  if (open) return open;
   const ff = (el as FirefoxElement).openOrClosedShadowRoot;
   if (ff !== undefined) return ff ?? null;
-  const dom = (globalThis as { chrome?: { dom?: { openOrClosedShadowRoot?: (e: HTMLElement) => ShadowRoot | null } } }).chrome?.dom;
-  if (dom?.openOrClosedShadowRoot && el instanceof HTMLElement) {
+  const api = chromeShadowApi();
+  if (api && el instanceof HTMLElement) {
     try {
-      return dom.openOrClosedShadowRoot(el);
+      return api(el);
     } catch {
-      return el.shadowRoot;
+      return null;
     }
   }
-  return el.shadowRoot;
+  return null;
 }
 
 /** The element that has focus, looking into shadow roots (open and closed). */

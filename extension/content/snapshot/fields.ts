@@ -100,12 +100,15 @@ function matchesSafe(el: Element, selector: string): boolean {
   }
 }
 
+/** `location.origin` + '/', read once: a document's origin does not change while the content script runs in it. */
+let originPrefix: string | undefined;
+
 /** Where a link goes: a path for same-origin links, the absolute URL otherwise; capped. */
 export function linkUrl(el: Element): string | undefined {
   if ((el.localName !== 'a' && el.localName !== 'area') || !el.hasAttribute('href')) return undefined;
   const href = (el as HTMLAnchorElement).href;
-  const origin = location.origin;
   // Same-origin links as a path (the header line carries the origin).
-  const out = origin !== 'null' && href.startsWith(origin + '/') ? href.slice(origin.length) : href;
+  const origin = (originPrefix ??= location.origin + '/');
+  const out = origin !== 'null/' && href.startsWith(origin) ? href.slice(origin.length - 1) : href;
   return cap(out.replace(/\s/g, '%20'), 300);
 }

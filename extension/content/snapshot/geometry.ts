@@ -10,12 +10,24 @@ export interface Clip {
   bottom: number;
 }
 
+/** Scroll offsets and viewport size, read once per walk (they cannot change while it runs). */
+export interface View {
+  scrollX: number;
+  scrollY: number;
+  width: number;
+  height: number;
+}
+
+export function currentView(): View {
+  return { scrollX: window.scrollX, scrollY: window.scrollY, width: window.innerWidth, height: window.innerHeight };
+}
+
 /** Union of the client rects of `el` and, for boxes of no area (inline wrappers of blocks), of its element children. */
-function box(el: Element): DOMRect {
-  const r = el.getBoundingClientRect();
+function box(el: Element, known: DOMRect | undefined): DOMRect {
+  const r = known ?? el.getBoundingClientRect();
   if (r.width > 0 && r.height > 0) return r;
   let best = r;
-  for (const c of Array.from(el.children)) {
+  for (let c = el.firstElementChild; c !== null; c = c.nextElementSibling) {
     const cr = c.getBoundingClientRect();
     if (cr.width * cr.height > best.width * best.height) best = cr;
   }
@@ -26,13 +38,15 @@ function box(el: Element): DOMRect {
  * States saying why a control is not usable where it stands: `transparent`, `zero-size`, `offscreen` (outside the
  * scrollable document), `clipped` (cut away by an `overflow: hidden` ancestor), `covered` (another element receives a
  * click at its centre). A control operable through a visible label (a styled switch) is judged by that label.
+ * `transparent`: an ancestor has `opacity: 0`. `known`: the element's bounding box when the walker already has it.
  */
-export function usability(el: Element, cache: WalkCache, transparent: boolean, clip: Clip | undefined, labelsOf: () => readonly Element[]): string[] {
+export function usability(el: Element, cache: WalkCache, transparent: boolean, clip: Clip | undefined, view: View, labelsOf: () => readonly Element[], known?: DOMRect): string[] {
   const out: string[] = [];
   const style = cache.style(el);
   if (style.display === 'contents') return out;
-  const r = box(el);
-  const hidden = style.opacity === '0' || r.width === 0 || r.height === 0 || r.width * r.height <= 4;
+  const r = box(el, known);
+  const clear = style.opacity === '0';
+  const hidden = clear || r.width === 0 || r.height === 0 || r.width * r.height <= 4;
   // Labels are looked up only when needed: `input.labels` searches the document.
   let labels: readonly Element[] | undefined;
   const getLabels = () => (labels ??= labelsOf());
@@ -41,14 +55,14 @@ export function usability(el: Element, cache: WalkCache, transparent: boolean, c
     return lr.width > 0 && lr.height > 0 && cache.style(l).visibility === 'visible';
   });
   if (viaLabel) {
-    return usability(viaLabel, cache, transparent, clip, () => []);
+    return usability(viaLabel, cache, transparent, clip, view, () => []);
   }
-  if (transparent || style.opacity === '0') out.push('transparent');
+  if (transparent || clear) out.push('transparent');
   if (r.width === 0 || r.height === 0) {
     out.push('zero-size');
     return out;
   }
-  if (r.right + window.scrollX <= 0 || r.bottom + window.scrollY <= 0) {
+  if (r.right + view.scrollX <= 0 || r.bottom + view.scrollY <= 0) {
     out.push('offscreen');
     return out;
   }
@@ -62,7 +76,7 @@ export function usability(el: Element, cache: WalkCache, transparent: boolean, c
   }
   // Hit-test at the centre of the part inside the viewport (elementFromPoint only answers inside it).
   const left = Math.max(r.left, 0), top = Math.max(r.top, 0);
-  const right = Math.min(r.right, window.innerWidth), bottom = Math.min(r.bottom, window.innerHeight);
+  const right = Math.min(r.right, view.width), bottom = Math.min(r.bottom, view.height);
   if (right > left && bottom > top) {
     const root = el.getRootNode() as Document | ShadowRoot;
     const hit = root.elementFromPoint((left + right) / 2, (top + bottom) / 2);

@@ -56,7 +56,7 @@ export class FastNames {
   constructor(private readonly deps: NameDeps) {}
 
   /** The accessible name of `el` as `computeAccessibleName` gives it, or `undefined` when the library must answer. */
-  name(el: Element): string | undefined {
+  name(el: Element, rendered = false): string | undefined {
     if (el.namespaceURI !== HTML_NS) return undefined;
     const top = el.getRootNode().nodeType;
     if (top !== 9 && top !== 11) return undefined;
@@ -64,19 +64,20 @@ export class FastNames {
     if (role !== null && PROHIBITED.has(role)) return '';
     this.consulted = null;
     this.inLabel = false;
-    const r = this.root(el, role);
+    const r = this.root(el, role, rendered);
     return r === undefined ? undefined : flat(r);
   }
 
-  private hidden(el: Element): boolean {
+  private hidden(el: Element, rendered = false): boolean {
     if (el.hasAttribute('hidden') || el.getAttribute('aria-hidden') === 'true') return true;
+    if (rendered) return false;
     const s = this.deps.style(el);
     return s.display === 'none' || s.visibility === 'hidden';
   }
 
-  private root(el: Element, role: string | null): string | undefined {
+  private root(el: Element, role: string | null, rendered: boolean): string | undefined {
     // 2A
-    if (this.hidden(el)) return '';
+    if (this.hidden(el, rendered)) return '';
     // 2B
     const tag = el.localName;
     if (el.hasAttribute('aria-labelledby') || el.hasAttribute('aria-owns') || tag === 'slot') return undefined;
@@ -85,7 +86,10 @@ export class FastNames {
     if (label !== '') return label;
     // 2D
     if (role !== 'none' && role !== 'presentation') {
-      if (OWN_SOURCE.has(tag)) return undefined;
+      if (tag === 'table') {
+        // https://w3c.github.io/html-aam/#table-element — a caption child names the table (left to the library).
+        for (let c = el.firstElementChild; c !== null; c = c.nextElementSibling) if (c.localName === 'caption') return undefined;
+      } else if (OWN_SOURCE.has(tag)) return undefined;
       if (tag === 'input') {
         const type = (el as HTMLInputElement).type;
         if (type === 'button' || type === 'submit' || type === 'reset' || type === 'image') return undefined;

@@ -6,10 +6,17 @@ import { Builder } from './builder.js';
 import { WalkCache } from './cache.js';
 import { deepActiveElement } from './dom.js';
 import { controlStates, controlValue, isRedactedField, linkUrl } from './fields.js';
-import { usability, type Clip } from './geometry.js';
+import { currentView, usability, type Clip, type View } from './geometry.js';
 
 /** Elements that never render content a person perceives. */
 const SKIP_TAGS = new Set(['script', 'style', 'noscript', 'template', 'head', 'meta', 'link', 'title', 'base', 'param', 'source', 'track', 'datalist']);
+
+/**
+ * Elements whose box can clip its content (https://drafts.csswg.org/css-overflow-3/#overflow-control: overflow applies
+ * to block containers, flex and grid containers and replaced elements), even when laid out inline. For any other
+ * element with `display: inline` the overflow properties are not read.
+ */
+const REPLACED = new Set(['img', 'svg', 'canvas', 'iframe', 'frame', 'embed', 'object', 'video', 'audio', 'input', 'select', 'textarea', 'button', 'meter', 'progress']);
 
 /** Roles that only group or style text: without a name they collapse into their parent. */
 const COLLAPSIBLE = new Set([
@@ -32,8 +39,8 @@ interface Ctx {
   transparent: boolean;
   /** Intersection of the boxes of `overflow: hidden/clip` ancestors, in viewport coordinates. */
   clip: Clip | undefined;
-  /** The parent's cursor is `pointer` (so a child's pointer cursor is inherited, not its own). */
-  pointer: boolean;
+  /** The parent's computed style: a pointer cursor there makes a child's pointer cursor inherited, not its own. */
+  parent: CSSStyleDeclaration | undefined;
   /** Inside an element an agent acts on (its descendants are not separate click targets). */
   inAct: boolean;
   /** Depth of the outline node that will receive children. */
@@ -50,6 +57,7 @@ export class Walker {
   private nodes = 0;
   private dropped = 0;
   private readonly focused = deepActiveElement();
+  private view: View = { scrollX: 0, scrollY: 0, width: 0, height: 0 };
   private readonly redactSelector: string;
   /** Values of redacted fields seen in this walk, scrubbed from every name and text at the end (a label can embed them). */
   private readonly secrets = new Set<string>();
@@ -67,7 +75,8 @@ export class Walker {
     const t0 = performance.now();
     try {
       const out = new Builder(this.flags.textLimit);
-      const ctx: Ctx = { visible: true, transparent: false, clip: undefined, pointer: false, inAct: false, depth: 0, mute: false };
+      this.view = currentView();
+      const ctx: Ctx = { visible: true, transparent: false, clip: undefined, parent: undefined, inAct: false, depth: 0, mute: false };
       this.element(root, ctx, out);
       const nodes = out.done();
       if (this.secrets.size) scrub(nodes, [...this.secrets]);
@@ -138,16 +147,20 @@ export class Walker {
     if (display === 'none') return;
     const visible = style.visibility === 'visible';
     const block = display !== 'contents' && !display.startsWith('inline') && display !== 'ruby';
-    const pointer = style.cursor === 'pointer';
     const transparent = ctx.transparent || style.opacity === '0';
     let clip = ctx.clip;
-    const overflow = style.overflowX !== 'visible' || style.overflowY !== 'visible';
-    if (overflow && display !== 'contents') {
-      const r = el.getBoundingClientRect();
-      // Zero-size boxes that clip their content show nothing.
-      if ((r.width === 0 || r.height === 0) && (style.overflowX !== 'visible' && style.overflowY !== 'visible')) return;
-      if (style.overflowX === 'hidden' || style.overflowX === 'clip' || style.overflowY === 'hidden' || style.overflowY === 'clip') {
-        clip = intersect(clip, { left: r.left, top: r.top, right: r.right, bottom: r.bottom });
+    /** The bounding box, when the overflow check needed it (handed on to the usability check). */
+    let rect: DOMRect | undefined;
+    // The shorthand answers `visible` for the common case in one read; the longhands only when it does not.
+    if (display !== 'contents' && (display !== 'inline' || REPLACED.has(tag)) && style.overflow !== 'visible') {
+      const ox = style.overflowX, oy = style.overflowY;
+      if (ox !== 'visible' || oy !== 'visible') {
+        const r = (rect = el.getBoundingClientRect());
+        // Zero-size boxes that clip their content show nothing.
+        if ((r.width === 0 || r.height === 0) && ox !== 'visible' && oy !== 'visible') return;
+        if (ox === 'hidden' || ox === 'clip' || oy === 'hidden' || oy === 'clip') {
+          clip = intersect(clip, { left: r.left, top: r.top, right: r.right, bottom: r.bottom });
+        }
       }
     }
     if (tag === 'br') {
@@ -165,7 +178,7 @@ export class Walker {
     if (visible && !act && !ctx.inAct && (role === null || COLLAPSIBLE.has(role) || role === 'img' || role === 'listitem')) {
       // Elements that act on click without an ARIA role: a pointer cursor of their own, a tabindex, an inline handler.
       const tabbable = el.hasAttribute('tabindex') && (el as HTMLElement).tabIndex >= 0;
-      if ((pointer && !ctx.pointer && tag !== 'label' && tag !== 'img') || tabbable || el.hasAttribute('onclick')) {
+      if (tabbable || el.hasAttribute('onclick') || (tag !== 'label' && tag !== 'img' && style.cursor === 'pointer' && ctx.parent?.cursor !== 'pointer')) {
         role = 'clickable';
         act = true;
       }
@@ -180,7 +193,7 @@ export class Walker {
     if (tag === 'iframe' || tag === 'frame') {
       if (!visible) return;
       const node: SnapNode = { role: 'iframe', handle: this.registry.handleFor(el) };
-      const name = this.cache.name(el);
+      const name = this.cache.name(el, true);
       if (name) node.name = cap(name, this.flags.nameLimit);
       const ref = this.frameRef(el as HTMLIFrameElement);
       if (ref !== undefined) node.frame = ref;
@@ -190,11 +203,11 @@ export class Walker {
     }
     if (tag === 'svg' || tag === 'canvas' || (role === 'img' && tag === 'img')) {
       if (!visible) return;
-      const name = collapseWhitespace(this.cache.name(el));
+      const name = collapseWhitespace(this.cache.name(el, true));
       if (!name && tag !== 'canvas' && !act) return;
       const node: SnapNode = { role: tag === 'canvas' ? 'canvas' : act ? role ?? 'img' : 'img', handle: this.registry.handleFor(el) };
       if (name) node.name = cap(name, this.flags.nameLimit);
-      if (act) this.markAct(el, node, ctx.transparent, clip);
+      if (act) this.markAct(el, node, ctx.transparent, clip, rect);
       this.nodes++;
       out.push(node);
       return;
@@ -205,7 +218,7 @@ export class Walker {
       // A label's text names its control (https://html.spec.whatwg.org/multipage/forms.html#the-label-element).
       const control = tag === 'label' ? (el as HTMLLabelElement).control : null;
       const mute = ctx.mute || (control !== null && this.cache.style(control).display !== 'none');
-      const inner: Ctx = { visible, transparent, clip, pointer, inAct: ctx.inAct, depth: ctx.depth, mute };
+      const inner: Ctx = { visible, transparent, clip, parent: style, inAct: ctx.inAct, depth: ctx.depth, mute };
       if (block) out.break();
       this.content(el, inner, out);
       if (block) out.break();
@@ -216,7 +229,7 @@ export class Walker {
     const node: SnapNode = { role: role! };
     this.nodes++;
     if (!UNNAMED.has(role!) && role !== 'clickable' && (role !== 'row' || el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby'))) {
-      const name = collapseWhitespace(this.cache.name(el));
+      const name = collapseWhitespace(this.cache.name(el, true));
       if (name) node.name = cap(name, this.flags.nameLimit);
     }
     const redacted = isRedactedField(el);
@@ -230,7 +243,7 @@ export class Walker {
     if (act || READABLE.has(role!)) node.handle = this.registry.handleFor(el);
     if (act) {
       node.act = 1;
-      states.push(...usability(el, this.cache, ctx.transparent, clip, () => this.labelsOf(el)));
+      for (const st of usability(el, this.cache, ctx.transparent, clip, this.view, () => this.labelsOf(el), rect)) states.push(st);
     }
     if (states.length) node.states = states;
 
@@ -240,7 +253,7 @@ export class Walker {
     } else if (!redacted && !(tag === 'input' || tag === 'textarea' || (role === 'textbox' && (el as HTMLElement).isContentEditable))) {
       const kids = new Builder(this.flags.textLimit);
       const deep = ctx.depth + 1 >= this.flags.maxDepth;
-      const inner: Ctx = { visible, transparent, clip, pointer, inAct: ctx.inAct || act, depth: deep ? ctx.depth : ctx.depth + 1, mute: ctx.mute };
+      const inner: Ctx = { visible, transparent, clip, parent: style, inAct: ctx.inAct || act, depth: deep ? ctx.depth : ctx.depth + 1, mute: ctx.mute };
       this.content(el, inner, deep ? out : kids);
       const children = kids.done();
       if (role === 'clickable' && children.length && children.every((c) => c.role === 'text')) {
@@ -254,11 +267,25 @@ export class Walker {
         node.children = children;
       }
     }
-    const partial = partialState(el, role!, node.children ?? []);
+    const partial = ITEM_CONTAINERS.has(role!) && this.windowed(el) ? partialState(el, role!, node.children ?? []) : undefined;
     if (partial) node.states = [...(node.states ?? []), partial];
     if (block) out.break();
     out.push(node);
     if (block) out.break();
+  }
+
+  /** Tree scopes (document, shadow roots) that use aria-setsize, aria-rowindex or aria-rowcount at all. */
+  private readonly windowedScopes = new Map<Node, boolean>();
+
+  /** Whether `el`'s tree scope has any element saying it is part of a larger set (else no list there is partial). */
+  private windowed(el: Element): boolean {
+    const scope = el.getRootNode();
+    let w = this.windowedScopes.get(scope);
+    if (w === undefined) {
+      w = !('querySelector' in scope) || (scope as ParentNode).querySelector('[aria-setsize],[aria-rowindex],[aria-rowcount]') !== null;
+      this.windowedScopes.set(scope, w);
+    }
+    return w;
   }
 
   private noteSecret(el: Element): void {
@@ -270,7 +297,7 @@ export class Walker {
   private hasAuthorName(el: Element, role: string): boolean {
     if (UNNAMED.has(role)) return false;
     if (!(el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby') || el.localName === 'fieldset' || role === 'group' || role === 'region' || role === 'form')) return false;
-    return collapseWhitespace(this.cache.name(el)) !== '';
+    return collapseWhitespace(this.cache.name(el, true)) !== '';
   }
 
   private labelsOf(el: Element): readonly HTMLLabelElement[] {
@@ -291,7 +318,7 @@ export class Walker {
     const name = collapseWhitespace(label.textContent ?? '') || collapseWhitespace(this.cache.name(control));
     if (name) node.name = cap(name, this.flags.nameLimit);
     const states = controlStates(control, role, this.focused);
-    states.push(...usability(label, this.cache, ctx.transparent, ctx.clip, () => []));
+    for (const st of usability(label, this.cache, ctx.transparent, ctx.clip, this.view, () => [])) states.push(st);
     if (states.length) node.states = states;
     this.nodes++;
     return node;
@@ -324,9 +351,9 @@ export class Walker {
     return out;
   }
 
-  private markAct(el: Element, node: SnapNode, transparent: boolean, clip: Clip | undefined): void {
+  private markAct(el: Element, node: SnapNode, transparent: boolean, clip: Clip | undefined, rect: DOMRect | undefined): void {
     node.act = 1;
-    const states = usability(el, this.cache, transparent, clip, () => []);
+    const states = usability(el, this.cache, transparent, clip, this.view, () => [], rect);
     if (states.length) node.states = [...(node.states ?? []), ...states];
   }
 }
