@@ -84,7 +84,12 @@ export class Redactor {
     if (raw.redaction === undefined && optional) return new Redactor([], 200);
     const parsed = RedactionPolicy.safeParse(raw.redaction);
     if (!parsed.success) throw orielError('internal', 'The call reached the page without the redaction policy; Oriel refuses to act without it.');
-    const selectors = parsed.data.selectors.filter((s) => s.trim() !== '');
+    return Redactor.fromPolicy(parsed.data);
+  }
+
+  /** The policy from its parts (the snapshot walker has them as walk flags); invalid user selectors throw. */
+  static fromPolicy(policy: RedactionPolicy): Redactor {
+    const selectors = policy.selectors.filter((s) => s.trim() !== '');
     for (const s of selectors) {
       try {
         document.createDocumentFragment().querySelector(s);
@@ -96,7 +101,7 @@ export class Redactor {
         );
       }
     }
-    return new Redactor(selectors, parsed.data.value_limit);
+    return new Redactor(selectors, policy.value_limit);
   }
 
   /** Whether `el` itself matches one of the user's selectors. */
