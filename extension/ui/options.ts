@@ -1,6 +1,6 @@
 // The options page: the user's redaction selectors and value limit. An invalid selector is refused here, and a
 // snapshot refuses to run with one rather than show unredacted content.
-import { readSettings, writeSettings } from '../settings.js';
+import { DEFAULT_SETTINGS, MAX_REDACT_SELECTORS, MAX_SELECTOR_CHARS, readSettings, writeSettings } from '../settings.js';
 
 const selectors = document.getElementById('selectors') as HTMLTextAreaElement;
 const limit = document.getElementById('limit') as HTMLInputElement;
@@ -19,7 +19,11 @@ function invalidSelector(list: string[]): string | undefined {
 }
 
 async function load(): Promise<void> {
-  const s = await readSettings();
+  const s = await readSettings().catch(() => {
+    result.textContent = 'The stored redaction list could not be read; enter it again and save.';
+    result.className = 'error';
+    return { ...DEFAULT_SETTINGS };
+  });
   selectors.value = s.redactSelectors.join('\n');
   limit.value = String(s.valueLimit);
 }
@@ -27,6 +31,11 @@ async function load(): Promise<void> {
 document.getElementById('form')!.addEventListener('submit', (event) => {
   event.preventDefault();
   const list = selectors.value.split('\n').map((l) => l.trim()).filter(Boolean);
+  if (list.length > MAX_REDACT_SELECTORS || list.some((l) => l.length > MAX_SELECTOR_CHARS)) {
+    result.textContent = `At most ${MAX_REDACT_SELECTORS} selectors of at most ${MAX_SELECTOR_CHARS} characters each.`;
+    result.className = 'error';
+    return;
+  }
   const bad = invalidSelector(list);
   if (bad !== undefined) {
     result.textContent = `Not a valid CSS selector: ${bad}`;
@@ -42,7 +51,7 @@ document.getElementById('form')!.addEventListener('submit', (event) => {
 
 const allowEvaluate = document.getElementById('allow-evaluate') as HTMLInputElement;
 allowEvaluate.addEventListener('change', () => void writeSettings({ allowEvaluate: allowEvaluate.checked }));
-void readSettings().then((s) => (allowEvaluate.checked = s.allowEvaluate));
+void readSettings().then((s) => (allowEvaluate.checked = s.allowEvaluate), () => undefined);
 
 void load();
 
