@@ -19,21 +19,7 @@ import {
   type WalkFlags,
 } from '../../shared/snapshot/index.js';
 import { frameOfDocument, listFrames, sendToFrame } from './frames.js';
-
-/** The user's redaction policy from the options page (`chrome.storage.local` key `settings`). */
-export interface RedactionSettings {
-  redactSelectors: string[];
-  valueLimit: number;
-}
-
-export async function readRedactionSettings(): Promise<RedactionSettings> {
-  const stored = (await chrome.storage.local.get('settings')) as { settings?: Partial<RedactionSettings> };
-  const s = stored.settings ?? {};
-  return {
-    redactSelectors: Array.isArray(s.redactSelectors) ? s.redactSelectors.filter((x): x is string => typeof x === 'string') : [],
-    valueLimit: typeof s.valueLimit === 'number' && s.valueLimit > 0 ? Math.floor(s.valueLimit) : 200,
-  };
-}
+import { readSettings, type Settings } from '../settings.js';
 
 /** A random token for the iframe ↔ frameId handshake (Chromium has no runtime.getFrameId). */
 function frameToken(): string {
@@ -42,7 +28,7 @@ function frameToken(): string {
 }
 
 /** The public arguments, mapped once to the walker's flags. Redaction comes only from the user's settings. */
-function walkFlags(settings: RedactionSettings, root: string | undefined): WalkFlags {
+function walkFlags(settings: Settings, root: string | undefined): WalkFlags {
   const flags: WalkFlags = {
     redactSelectors: settings.redactSelectors,
     valueLimit: settings.valueLimit,
@@ -56,7 +42,7 @@ function walkFlags(settings: RedactionSettings, root: string | undefined): WalkF
 }
 
 export async function snapshotTab(tab: number, args: SnapshotArgs): Promise<SnapshotResult> {
-  const settings = await readRedactionSettings();
+  const settings = await readSettings();
   const budget = Math.min(args.max_chars ?? DEFAULT_BUDGET, HARD_CAP);
   const filters = filterFingerprint([args.root ?? null, args.query ?? null, args.roles ?? null, args.interactive_only ?? false]);
   const cursor = args.cursor === undefined ? undefined : decodeCursor(args.cursor);

@@ -54,6 +54,23 @@ describe.each(BROWSERS)('redaction in %s', (kind) => {
     // The full value stays readable through extract.
     const bio = await s.tool('extract', { selector: '#bio', what: 'value' }, 'modern');
     expect(bio.structured.value).toBe('b'.repeat(300));
+    // A limit of 0 means the user wants no values shown, only how long they are.
+    await settings([], 0);
+    const none = await s.snapshot({ max_chars: 200_000 }, 'modern');
+    expect(none.text).toContain('textbox "Bio" value="…(+300)"');
+    expect(none.text).not.toContain('value="alice"');
+  });
+
+  it('fails closed when the stored redaction list cannot be read (modern era)', async () => {
+    await s.load('redaction.html', 'modern');
+    // One selector longer than the options page allows, stored behind the form's back.
+    await s.rig.setRedaction(['.private', 'x'.repeat(1001)], 200, { direct: true });
+    await s.page.bringToFront();
+    expect((await s.snapshotError({}, 'modern')).code).toBe('invalid_argument');
+    const read = await s.tool('extract', { selector: 'main' }, 'modern');
+    expect(read.error?.code).toBe('invalid_argument');
+    expect(JSON.stringify(read)).not.toContain('secret');
+    await settings([]);
   });
 
   it('removes whole subtrees matched by user selectors: names, text, values and links (legacy era)', async () => {
@@ -98,16 +115,13 @@ describe.each(BROWSERS)('redaction in %s', (kind) => {
     expect((await s.snapshotError({}, 'modern')).code).toBe('invalid_argument');
   });
 
-  // Known product bug (reported, not yet fixed): each selector is valid on its own, so the options page saves them, but
-  // the walker joins the list with "," and CSS closes the unterminated string at the end of the joined text:
-  // `a[title="x,.private` is one attribute selector, and `.private` silently stops redacting. `it.fails` keeps the
-  // suite green while the bug stands and turns red once it is fixed: then make it a plain `it`.
-  it.fails('keeps every selector in force when another one is unterminated (legacy era)', async () => {
+  // Each selector is valid on its own, so the options page saves them; joined with "," CSS would close the
+  // unterminated string at the end (`a[title="x,.private` is one attribute selector) and `.private` would stop
+  // redacting. The walker matches each selector on its own.
+  it('keeps every selector in force when another one is unterminated (legacy era)', async () => {
     await s.load('redaction.html', 'legacy');
-    // Refusing such a selector in the options page would be a fix too.
-    const saved = await s.rig.setRedaction(['a[title="x', '.private']);
+    expect(await s.rig.setRedaction(['a[title="x', '.private'])).toBe('Saved.');
     await s.page.bringToFront();
-    if (saved !== 'Saved.') return;
     const r = await s.snapshot({}, 'legacy');
     for (const p of PRIVATE) expect(r.text).not.toContain(p);
   });

@@ -1,20 +1,5 @@
-// Values, states and link targets of one element, and the redaction rules for form fields (SPEC §3).
+// Values, states and link targets of one element. Which fields are secret is decided in ../redaction.ts (SPEC §3).
 import { cap, collapseWhitespace } from '../../../shared/snapshot/index.js';
-
-/**
- * `autocomplete` tokens whose fields are never shown: https://html.spec.whatwg.org/multipage/form-control-infrastructure.html#autofill-field
- * (passwords, one-time codes and every credit-card field).
- */
-const SECRET_AUTOCOMPLETE = /(^|\s)(current-password|new-password|one-time-code|cc-[a-z-]+)(\s|$)/i;
-
-/** Whether the value of this field must never leave the page: passwords and secret autocomplete fields. */
-export function isRedactedField(el: Element): boolean {
-  const tag = el.localName;
-  if (tag !== 'input' && tag !== 'textarea' && tag !== 'select') return false;
-  if (tag === 'input' && (el as HTMLInputElement).type === 'password') return true;
-  const ac = el.getAttribute('autocomplete');
-  return ac !== null && SECRET_AUTOCOMPLETE.test(ac);
-}
 
 const NO_VALUE_INPUTS = new Set(['checkbox', 'radio', 'button', 'submit', 'reset', 'image', 'file', 'hidden', 'color']);
 

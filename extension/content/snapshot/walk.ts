@@ -5,7 +5,8 @@ import type { HandleRegistry } from '../registry.js';
 import { Builder } from './builder.js';
 import { WalkCache } from './cache.js';
 import { deepActiveElement } from './dom.js';
-import { controlStates, controlValue, isRedactedField, linkUrl } from './fields.js';
+import { controlStates, controlValue, linkUrl } from './fields.js';
+import { isSecretField, Redactor } from '../redaction.js';
 import { currentView, usability, type Clip, type View } from './geometry.js';
 
 /** Elements that never render content a person perceives. */
@@ -58,7 +59,8 @@ export class Walker {
   private dropped = 0;
   private readonly focused = deepActiveElement();
   private view: View = { scrollX: 0, scrollY: 0, width: 0, height: 0 };
-  private readonly redactSelector: string;
+  /** The user's redaction selectors, each matched on its own (a joined list lets one bad entry swallow the next). */
+  private readonly redactor: Redactor;
   /** Values of redacted fields seen in this walk, scrubbed from every name and text at the end (a label can embed them). */
   private readonly secrets = new Set<string>();
 
@@ -67,7 +69,7 @@ export class Walker {
     private readonly registry: HandleRegistry,
     private readonly frameRef: FrameRef,
   ) {
-    this.redactSelector = flags.redactSelectors.join(',');
+    this.redactor = Redactor.fromPolicy({ selectors: flags.redactSelectors, value_limit: flags.valueLimit });
   }
 
   /** Walks `root` (the document element by default) and returns this frame's tree. */
@@ -138,7 +140,7 @@ export class Walker {
     }
     // https://www.w3.org/TR/wai-aria-1.2/#aria-hidden and https://html.spec.whatwg.org/multipage/interaction.html#the-inert-attribute
     if (el.getAttribute('aria-hidden') === 'true' || el.hasAttribute('inert')) return;
-    if (this.redactSelector && el.matches(this.redactSelector)) {
+    if (this.redactor.matchesUser(el)) {
       out.push({ role: 'redacted' });
       return;
     }
@@ -232,7 +234,7 @@ export class Walker {
       const name = collapseWhitespace(this.cache.name(el, true));
       if (name) node.name = cap(name, this.flags.nameLimit);
     }
-    const redacted = isRedactedField(el);
+    const redacted = isSecretField(el);
     if (redacted) this.noteSecret(el);
     const value = redacted ? undefined : controlValue(el, role!, this.flags.valueLimit);
     if (value !== undefined && value !== '') node.value = value;
