@@ -37,11 +37,43 @@ export class WalkCache {
   name(el: Element, rendered = false): string {
     let n = this.names.get(el);
     if (n === undefined) {
-      n = (this.fast ??= new FastNames(this)).name(el, rendered);
-      if (n === undefined) n = computeAccessibleName(el, { getComputedStyle: this.style as typeof getComputedStyle, computedStyleSupportsPseudoElements: true });
+      n = this.fastNames().name(el, rendered);
+      if (n === undefined) n = this.libraryName(el);
       this.names.set(el, n);
     }
     return n;
+  }
+
+  /**
+   * The labels of a labelable element (what `el.labels` answers), from one pass per tree scope and walk; `[]` for an
+   * element without `labels`. The native getter searches the whole tree scope the first time it is read for each
+   * element, which over a page of controls makes a walk quadratic.
+   */
+  labels(el: Element): readonly HTMLLabelElement[] {
+    return 'labels' in el ? this.fastNames().labelsOf(el) : [];
+  }
+
+  private fastNames(): FastNames {
+    return (this.fast ??= new FastNames(this));
+  }
+
+  /**
+   * dom-accessibility-api's name. The library reads `el.labels` of every labelable element it names (an icon
+   * button, an `<input type=submit>`, a control with a complex label), so for the duration of the call `el` answers
+   * `labels` from {@link labels} through an own property: same list, without the native per-element search.
+   * The property lives on the content script's own view of the element (Chromium's isolated world, Firefox's
+   * Xray wrapper), so the page never sees it, and it is removed before returning.
+   */
+  private libraryName(el: Element): string {
+    const compute = () => computeAccessibleName(el, { getComputedStyle: this.style as typeof getComputedStyle, computedStyleSupportsPseudoElements: true });
+    // A hidden input's `labels` is null (it is not labelable), which the library treats apart: left as it is.
+    if (!('labels' in el) || Object.hasOwn(el, 'labels') || (el.localName === 'input' && (el as HTMLInputElement).type === 'hidden')) return compute();
+    Object.defineProperty(el, 'labels', { value: this.labels(el), configurable: true });
+    try {
+      return compute();
+    } finally {
+      delete (el as { labels?: unknown }).labels;
+    }
   }
 
   clear(): void {

@@ -47,7 +47,7 @@ export function usability(el: Element, cache: WalkCache, transparent: boolean, c
   const r = box(el, known);
   const clear = style.opacity === '0';
   const hidden = clear || r.width === 0 || r.height === 0 || r.width * r.height <= 4;
-  // Labels are looked up only when needed: `input.labels` searches the document.
+  // Labels are looked up only when needed (the first lookup of a walk maps every label of the tree scope).
   let labels: readonly Element[] | undefined;
   const getLabels = () => (labels ??= labelsOf());
   const viaLabel = !hidden ? undefined : getLabels().find((l) => {

@@ -198,8 +198,12 @@ export class FastNames {
     return info;
   }
 
-  /** `el.labels`, from one pass over the labels of its tree scope (the native getter searches the scope per element). */
-  private labelsOf(el: Element): HTMLLabelElement[] {
+  /**
+   * `el.labels` for a labelable element, from one pass over the labels of its tree scope: the native getter builds a
+   * live list that searches the whole tree scope on its first read for each element (Chromium), so reading it for
+   * every control of a long page takes time quadratic in the page size. Same labels, same (tree) order.
+   */
+  labelsOf(el: Element): HTMLLabelElement[] {
     const root = el.getRootNode();
     let map = this.labelMaps.get(root);
     if (!map) {

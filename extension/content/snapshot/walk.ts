@@ -302,8 +302,9 @@ export class Walker {
     return collapseWhitespace(this.cache.name(el, true)) !== '';
   }
 
+  /** `el.labels` from the walk's per-scope label map (the native getter searches the document for each element). */
   private labelsOf(el: Element): readonly HTMLLabelElement[] {
-    return 'labels' in el && (el as HTMLInputElement).labels ? Array.from((el as HTMLInputElement).labels!) : [];
+    return this.cache.labels(el);
   }
 
   /**
