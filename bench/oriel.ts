@@ -192,3 +192,50 @@ export async function measureOrielLatency(client: Client, session: string, gen: 
   const extract = await run('extract', (i) => ({ handle: headings[i % headings.length] }));
   return { click, type, extract, errors };
 }
+
+export interface OrielFlatResult {
+  /** The first snapshot of the freshly loaded page, max_chars 200000 (one call). */
+  firstCall: number;
+  /** Later snapshots of the same page, max_chars 200000 and the default budget. */
+  again: Summary;
+  defaultBudget: Summary & { chars: number };
+  /** (b) in the page: the walker's first walk there (the main world meets each element for the first time), then later walks. */
+  inPage: { firstWalk: number; walk: Summary };
+  chars: number;
+  coverage: Coverage;
+}
+
+/** The flat page (bench/pages.ts generateFlatPage): first and later snapshots through MCP, and the in-page walk. */
+export async function measureOrielFlatPage(page: Page, client: Client, session: string, gen: GeneratedPage, bundle: string, plan: Plan): Promise<OrielFlatResult> {
+  const runs = gen.target >= 10_000 ? plan.runsLarge : plan.runs;
+  const snap = (args: Record<string, unknown>) => async () => {
+    const r = await timedCall(client, 'snapshot', { session, ...args });
+    if (r.isError) throw new Error(`snapshot failed on the flat page of ${gen.target} rows: ${r.text.slice(0, 500)}`);
+    return r;
+  };
+  const first = await snap({ max_chars: 200_000 })();
+  const again = await repeat(0, runs, snap({ max_chars: 200_000 }));
+  const byDefault = await repeat(0, runs, snap({}));
+  await page.addScriptTag({ content: bundle });
+  const walk = () => page.evaluate(() => (window as unknown as Win).__orielBench.oriel(false, false)) as Promise<OrielRun>;
+  const firstWalk = await walk();
+  const walks = await repeat(plan.warmup, runs, walk);
+  // The whole outline, following cursors, for the coverage check.
+  let text = '';
+  let cursor: string | undefined;
+  let pages = 0;
+  do {
+    const r = await snap({ max_chars: 200_000, ...(cursor ? { cursor } : {}) })();
+    text += (text ? '\n' : '') + String(r.structured.text ?? '');
+    cursor = typeof r.structured.cursor === 'string' ? r.structured.cursor : undefined;
+    pages++;
+  } while (cursor && pages < 50);
+  return {
+    firstCall: Math.round(first.ms),
+    again: summary(again.map((r) => r.ms)),
+    defaultBudget: { ...summary(byDefault.map((r) => r.ms)), chars: byDefault[0]!.text.length },
+    inPage: { firstWalk: Math.round(firstWalk.walkMs * 10) / 10, walk: summary(walks.map((r) => r.walkMs)) },
+    chars: text.length,
+    coverage: checkCoverage(text, gen.interactive),
+  };
+}

@@ -73,3 +73,19 @@ export function generatePage(target: number): GeneratedPage {
   }
   return { target, html: head + top + parts.join('\n') + tail, elements, interactive: names, hiddenInteractive: hidden };
 }
+
+/**
+ * A flat page: `rows` rows side by side under one `<div>`, each a text span, a button and a link (four elements a
+ * row). No nesting, no labels, no tables: it shows costs that grow with the number of siblings rather than depth.
+ * `target` is the number of rows.
+ */
+export function generateFlatPage(rows: number): GeneratedPage {
+  const names: string[] = [];
+  const parts: string[] = [];
+  for (let i = 0; i < rows; i++) {
+    names.push(`Button ${i}`, `Link ${i}`);
+    parts.push(`<div class=row><span>text ${i}</span><button type=button>Button ${i}</button><a href="#r${i}">Link ${i}</a></div>`);
+  }
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Flat ${rows}</title></head><body><div>\n${parts.join('\n')}\n</div></body></html>`;
+  return { target: rows, html, elements: countElements(html), interactive: names, hiddenInteractive: 0 };
+}

@@ -2,7 +2,7 @@
 // docs/BENCHMARKS.md (between the bench:begin / bench:end markers; the prose around them is kept).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { OrielLatency, OrielPageResult } from './oriel.js';
+import type { OrielFlatResult, OrielLatency, OrielPageResult } from './oriel.js';
 import type { PlaywrightLatency, PlaywrightPageResult } from './playwright.js';
 import { round } from './stats.js';
 
@@ -16,6 +16,12 @@ export interface PageRow {
   ratios: { cOverA: number; cOverD: number; charsOrielOverPlaywright: number; charsPerInteractive: number };
 }
 
+export interface FlatRow {
+  rows: number;
+  elements: number;
+  oriel: OrielFlatResult;
+}
+
 export interface Results {
   date: string;
   command: string;
@@ -24,6 +30,8 @@ export interface Results {
   versions: Record<string, string>;
   plan: Record<string, number>;
   pages: PageRow[];
+  /** The flat pages (rows of siblings under one element), Oriel only. */
+  flat?: FlatRow[];
   latency?: { page: number; oriel: OrielLatency; playwright: PlaywrightLatency; ratios: { click: number; type: number } };
   targets: Target[];
   loadAtEnd: string;
@@ -48,7 +56,7 @@ export function ratios(o: OrielPageResult, p: PlaywrightPageResult, interactive:
   };
 }
 
-export function targets(pages: PageRow[], lat: Results['latency']): Target[] {
+export function targets(pages: PageRow[], lat: Results['latency'], flat?: FlatRow[]): Target[] {
   const out: Target[] = [];
   const p10 = pages.find((p) => p.target === 10_000);
   out.push({
@@ -72,6 +80,13 @@ export function targets(pages: PageRow[], lat: Results['latency']): Target[] {
     measured: list((p) => `${p.oriel.coverage.found}/${p.oriel.coverage.expected}, hidden shown ${p.oriel.coverage.hiddenShown}`),
     met: pages.every((p) => p.oriel.coverage.found === p.oriel.coverage.expected && p.oriel.coverage.hiddenShown === 0),
   });
+  if (flat?.length) {
+    out.push({
+      what: 'Flat pages: every interactive element with a handle',
+      measured: flat.map((f) => `${k(f.rows)} rows: ${f.oriel.coverage.found}/${f.oriel.coverage.expected}`).join(', '),
+      met: flat.every((f) => f.oriel.coverage.found === f.oriel.coverage.expected),
+    });
+  }
   out.push({
     what: 'Oriel click by handle p50 ≤ 20 ms, 1k page',
     measured: lat ? `${lat.oriel.click.p50} ms (p99 ${lat.oriel.click.p99} ms)` : 'not run',
@@ -94,6 +109,17 @@ function pageTable(pages: PageRow[]): string {
     return `| ${k(p.target)} (${p.elements}) | ${o.floor.median} | ${o.inPage.walk.median} / ${o.inPage.total.median} | ${o.mcp.unbudgeted.median} | ${o.mcp.defaultBudget.median} (${k(o.mcp.defaultBudget.chars)} chars) | ${p.playwright.snapshot.median} | ${p.ratios.cOverA} | ${p.ratios.cOverD} | ${o.fullOutline.chars}${trunc} | ${p.playwright.snapshot.chars} | ${p.ratios.charsOrielOverPlaywright} | ${p.ratios.charsPerInteractive} | ${o.coverage.found}/${o.coverage.expected} |`;
   });
   return [...head, ...rows].join('\n');
+}
+
+function flatTable(rows: FlatRow[]): string {
+  return [
+    '| rows (elements) | (c) first call ms | (c) later calls ms | first/later | (c) default budget ms | (b) in-page first walk ms | (b) in-page walk ms | Oriel chars | interactive with handle |',
+    '|---|---|---|---|---|---|---|---|---|',
+    ...rows.map((f) => {
+      const o = f.oriel;
+      return `| ${k(f.rows)} (${f.elements}) | ${o.firstCall} | ${o.again.median} | ${round(o.firstCall / o.again.median, 2)} | ${o.defaultBudget.median} (${k(o.defaultBudget.chars)} chars) | ${o.inPage.firstWalk} | ${o.inPage.walk.median} | ${o.chars} | ${o.coverage.found}/${o.coverage.expected} |`;
+    }),
+  ].join('\n');
 }
 
 function latencyTable(lat: NonNullable<Results['latency']>): string {
@@ -137,6 +163,7 @@ export function markdown(r: Results): string {
     ...r.pages.map((p) => `| ${k(p.target)} | ${p.oriel.afterStyleChange.floor.median} | ${p.oriel.afterStyleChange.walk.median} | ${round(p.oriel.afterStyleChange.walk.median / p.oriel.afterStyleChange.floor.median, 2)} |`),
     '',
   );
+  if (r.flat?.length) parts.push('### Flat pages: first and later snapshots', '', flatTable(r.flat), '');
   if (r.latency) parts.push('### Actions through MCP stdio', '', latencyTable(r.latency), '');
   parts.push('### Targets', '', '| target | measured | status |', '|---|---|---|', ...r.targets.map((t) => `| ${t.what} | ${t.measured} | ${mark(t.met)} |`), '');
   return parts.join('\n');

@@ -9,14 +9,16 @@ import type { Client } from '@modelcontextprotocol/client';
 import { ROOT, serveFixtures, type Rig } from '../test/e2e/harness.js';
 import { bundleInPage } from './bundle.js';
 import { CHROMIUM, killStragglers, startPlaywrightMcp, type PlaywrightMcp } from './mcp.js';
-import { measureOrielLatency, measureOrielPage, openShared, startOriel, type OrielPageResult, type Plan } from './oriel.js';
-import { generatePage, type GeneratedPage } from './pages.js';
+import { measureOrielFlatPage, measureOrielLatency, measureOrielPage, openShared, startOriel, type OrielFlatResult, type OrielPageResult, type Plan } from './oriel.js';
+import { generateFlatPage, generatePage, type GeneratedPage } from './pages.js';
 import { measurePlaywrightLatency, measurePlaywrightPage, type PlaywrightPageResult } from './playwright.js';
-import { markdown, ratios, targets, writeResults, type PageRow, type Results } from './report.js';
+import { markdown, ratios, targets, writeResults, type FlatRow, type PageRow, type Results } from './report.js';
 import { round } from './stats.js';
 
 const QUICK = process.env.ORIEL_BENCH_QUICK === '1';
 const SIZES = QUICK ? [1_000, 10_000] : [1_000, 10_000, 50_000];
+/** Rows of the flat pages (four elements a row), Oriel only. */
+const FLAT_ROWS = QUICK ? [1_000, 10_000] : [1_000, 5_000, 10_000, 25_000];
 const PLAN: Plan = QUICK
   ? { warmup: 1, runs: 3, runsLarge: 2, actionCalls: 40, actionWarmup: 5 }
   : { warmup: 2, runs: 7, runsLarge: 5, actionCalls: 200, actionWarmup: 10 };
@@ -75,11 +77,12 @@ const PREAMBLE = readFileSync(path.join(import.meta.dirname, 'preamble.md'), 'ut
 
 async function main(): Promise<void> {
   const pages = new Map<number, GeneratedPage>(SIZES.map((n) => [n, generatePage(n)]));
-  const routes = Object.fromEntries(
-    [...pages].map(([n, g]) => [`/bench-${n}.html`, (_q: unknown, res: import('node:http').ServerResponse) => void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(g.html)]),
-  );
+  const flatPages = new Map<number, GeneratedPage>(FLAT_ROWS.map((n) => [n, generateFlatPage(n)]));
+  const serve = (g: GeneratedPage) => (_q: unknown, res: import('node:http').ServerResponse) => void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(g.html);
+  const routes = Object.fromEntries([...[...pages].map(([n, g]) => [`/bench-${n}.html`, serve(g)]), ...[...flatPages].map(([n, g]) => [`/flat-${n}.html`, serve(g)])]);
   const server = await serveFixtures(path.join(ROOT, 'bench'), routes);
   const url = (n: number) => `${server.origin}/bench-${n}.html`;
+  const flatUrl = (n: number) => `${server.origin}/flat-${n}.html`;
   const bundle = await bundleInPage();
   const facts = versions();
 
@@ -116,6 +119,13 @@ async function main(): Promise<void> {
       }
       await page.close();
     }
+    const orielFlat = new Map<number, OrielFlatResult>();
+    for (const n of FLAT_ROWS) {
+      const { page, session } = await openShared(oriel.rig, oriel.client, flatUrl(n));
+      log(`Oriel, flat page of ${n} rows`);
+      orielFlat.set(n, await measureOrielFlatPage(page, oriel.client, session, flatPages.get(n)!, bundle, PLAN));
+      await page.close();
+    }
     await closeOriel(oriel.rig);
     oriel = undefined;
 
@@ -143,6 +153,7 @@ async function main(): Promise<void> {
       const p = pwPages.get(n)!;
       return { target: n, elements: o.floor.elements, interactive: g.interactive.length, hiddenInteractive: g.hiddenInteractive, oriel: o, playwright: p, ratios: ratios(o, p, g.interactive.length) };
     });
+    const flat: FlatRow[] = FLAT_ROWS.map((n) => ({ rows: n, elements: flatPages.get(n)!.elements, oriel: orielFlat.get(n)! }));
     const latency = orielLatency && {
       page: 1_000,
       oriel: orielLatency,
@@ -157,8 +168,9 @@ async function main(): Promise<void> {
       versions: { ...facts, 'playwright mcp': `@playwright/mcp ${pwVersion.replace(/^Version /, '')}` },
       plan: { ...PLAN, playwrightClickCalls: PW_CALLS.clickCalls, playwrightTypeCalls: PW_CALLS.typeCalls },
       pages: rows,
+      flat,
       ...(latency ? { latency } : {}),
-      targets: targets(rows, latency),
+      targets: targets(rows, latency, flat),
       loadAtEnd: os.loadavg().map((l) => l.toFixed(2)).join(' '),
       durationSeconds: Math.round((performance.now() - started) / 1000),
     };
