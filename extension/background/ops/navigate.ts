@@ -146,14 +146,18 @@ function watchTopFrame(tab: number, waitUntil: WaitUntil, timeoutMs: number, pre
   const onRemoved = (id: number) => {
     if (id === tab) fail(orielError('session_gone', 'The tab was closed during the navigation.'));
   };
-  nav.onCommitted.addListener(onCommitted);
-  nav.onDOMContentLoaded.addListener(onDom);
-  nav.onCompleted.addListener(onCompleted);
-  nav.onErrorOccurred.addListener(onError);
-  nav.onReferenceFragmentUpdated.addListener(onSameDocument);
-  nav.onHistoryStateUpdated.addListener(onSameDocument);
-  chrome.tabs.onUpdated.addListener(onUpdated);
-  chrome.tabs.onRemoved.addListener(onRemoved);
+  // Every listener this wait adds, so that dispose removes exactly these.
+  const listeners: Array<[{ addListener(f: never): void; removeListener(f: never): void }, unknown]> = [
+    [nav.onCommitted, onCommitted],
+    [nav.onDOMContentLoaded, onDom],
+    [nav.onCompleted, onCompleted],
+    [nav.onErrorOccurred, onError],
+    [nav.onReferenceFragmentUpdated, onSameDocument],
+    [nav.onHistoryStateUpdated, onSameDocument],
+    [chrome.tabs.onUpdated, onUpdated],
+    [chrome.tabs.onRemoved, onRemoved],
+  ];
+  for (const [event, f] of listeners) event.addListener(f as never);
   const timer = setTimeout(
     () => fail(orielError('timeout', `The page did not finish loading (${waitUntil}) within ${timeoutMs} ms. It may still be loading: snapshot to see it, or navigate with wait_until "domcontentloaded".`)),
     timeoutMs,
@@ -162,14 +166,7 @@ function watchTopFrame(tab: number, waitUntil: WaitUntil, timeoutMs: number, pre
     done: waitUntil === 'none' ? Promise.resolve() : done,
     dispose() {
       clearTimeout(timer);
-      nav.onCommitted.removeListener(onCommitted);
-      nav.onDOMContentLoaded.removeListener(onDom);
-      nav.onCompleted.removeListener(onCompleted);
-      nav.onErrorOccurred.removeListener(onError);
-      nav.onReferenceFragmentUpdated.removeListener(onSameDocument);
-      nav.onHistoryStateUpdated.removeListener(onSameDocument);
-      chrome.tabs.onUpdated.removeListener(onUpdated);
-      chrome.tabs.onRemoved.removeListener(onRemoved);
+      for (const [event, f] of listeners) event.removeListener(f as never);
     },
   };
 }
