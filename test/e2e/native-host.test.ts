@@ -132,6 +132,7 @@ describe('malformed results from the browser side', () => {
   it('settles the call with internal at once instead of leaving it to time out', async () => {
     const host = startHost();
     host.child.stdin!.write(encodeFrame({ ...hello, browser: { ...hello.browser, instance: 'test03' }, tabs: tabs(1).tabs }));
+    await until(async () => (await status()).sessions.some((s) => s.id === 'test03-1'), 10_000, 'the fake browser session');
     const { Client } = await import('@modelcontextprotocol/client');
     const { StdioClientTransport } = await import('@modelcontextprotocol/client/stdio');
     const client = new Client({ name: 'x', version: '1' });
