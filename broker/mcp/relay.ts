@@ -114,6 +114,8 @@ export async function runMcpRelay(): Promise<void> {
       for (const line of backlog.splice(0)) s.write(line + '\n');
       socket = s;
       connecting = undefined;
+      // The client left while we were reconnecting: say goodbye to the new hub too, so nothing outlives us.
+      if (stdinEnded) s.end();
       return s;
     });
     await connecting.catch((err: Error) => {
