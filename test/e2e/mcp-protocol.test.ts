@@ -157,4 +157,15 @@ describe('protocol eras', () => {
     expect(Number(readFileSync(pidFile, 'utf8'))).not.toBe(oldPid);
     await client.close();
   });
+
+  it('exits when its client leaves while it is reconnecting to a new hub', async () => {
+    const relay = spawn(process.execPath, [CLI, 'mcp'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const exited = new Promise<number | null>((r) => relay.on('exit', (code) => r(code)));
+    relay.stdin.write(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }) + '\n');
+    await new Promise<void>((r) => relay.stdout.once('data', () => r()));
+    process.kill(Number(readFileSync(path.join(tmp, 'run/hub.pid'), 'utf8')), 'SIGKILL');
+    await new Promise((r) => setTimeout(r, 200));
+    relay.stdin.end();
+    expect(await Promise.race([exited, new Promise((r) => setTimeout(() => r('still running'), 25_000))])).toBe(0);
+  });
 });

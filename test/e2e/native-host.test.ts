@@ -1,6 +1,6 @@
 // The native-host relay and the hub socket under bad input (SPEC §1, §10): truncated, oversized, non-JSON and
 // unknown-type frames are rejected with a log line, valid frames keep flowing, stdout carries only frames.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import { mkdtempSync, rmSync, readFileSync } from 'node:fs';
@@ -137,6 +137,7 @@ describe('malformed results from the browser side', () => {
     const { StdioClientTransport } = await import('@modelcontextprotocol/client/stdio');
     const client = new Client({ name: 'x', version: '1' });
     await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp'], env, stderr: 'pipe' }));
+    onTestFinished(() => client.close());
     const started = Date.now();
     const pending = client.callTool({ name: 'snapshot', arguments: { session: 'test03-1' } });
     const callFrame = await until(() => host.frames.find((f) => (f as { t: string }).t === 'call') as { id: number } | undefined, 10_000, 'the call frame');
