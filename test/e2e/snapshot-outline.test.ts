@@ -166,6 +166,17 @@ describe.each(BROWSERS)('snapshot outline in %s', (kind) => {
     expect(modern.text).toBe(legacy.text);
   });
 
+  it('writes each link URL as one token that cannot pass for a handle, without credentials', async () => {
+    await s.load('links.html');
+    const text = (await s.snapshot({}, 'legacy')).text;
+    const spoof = text.split('\n').find((l) => l.includes('"Spoof"'))!;
+    expect(spoof).toMatch(/^\s*link "Spoof" \/a\.html%20%40zzzzzzzz\.1 @[a-z0-9]+\.[0-9a-z]+$/);
+    expect(spoof.match(/@/g)).toHaveLength(1);
+    expect(text).toContain('link "Credentials" http://127.0.0.1:9/x @');
+    expect(text).not.toContain('pw');
+    expect(text).toMatch(/link "Plain" \/plain @/);
+  });
+
   it('gives every frame its own document namespace and stitches each under its iframe', async () => {
     await s.load('frames.html?b={b}');
     const r = await s.snapshot({}, 'modern');

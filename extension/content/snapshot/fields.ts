@@ -91,9 +91,13 @@ let originPrefix: string | undefined;
 /** Where a link goes: a path for same-origin links, the absolute URL otherwise; capped. */
 export function linkUrl(el: Element): string | undefined {
   if ((el.localName !== 'a' && el.localName !== 'area') || !el.hasAttribute('href')) return undefined;
-  const href = (el as HTMLAnchorElement).href;
+  const link = el as HTMLAnchorElement;
+  let href = link.href;
+  // Credentials in a link are never shown (SPEC §8: origins without credentials).
+  if (link.username || link.password) href = href.replace(`${link.username}${link.password ? ':' + link.password : ''}@`, '');
   // Same-origin links as a path (the header line carries the origin).
   const origin = (originPrefix ??= location.origin + '/');
   const out = origin !== 'null/' && href.startsWith(origin) ? href.slice(origin.length - 1) : href;
-  return cap(out.replace(/\s/g, '%20'), 300);
+  // One token, and never one that reads like a handle: spaces and "@" are percent-encoded (the same URL).
+  return cap(out.replace(/\s/g, '%20').replace(/@/g, '%40'), 300);
 }
