@@ -43,14 +43,48 @@ function namespaceOf(handle: string): string {
 /**
  * Routes one call and returns the result frame for the hub. Never throws.
  */
-export async function handleCall(message: { id: number; tab: number; op: string; args: Record<string, unknown> }): Promise<BrowserToHub> {
+export async function handleCall(message: { id: number; tab: number; op: string; args: Record<string, unknown>; timeout_ms?: number }): Promise<BrowserToHub> {
   try {
-    const value = await route(message.id, message.tab, message.op, message.args);
+    const work = route(message.id, message.tab, message.op, message.args);
+    const value = message.timeout_ms === undefined ? await work : await withDiagnosedDeadline(work, message.tab, message.op, message.timeout_ms);
     const size = JSON.stringify(value ?? null).length;
     if (size > MAX_RESULT_BYTES) throw new OrielError(errorData('too_large', `The result (${size} bytes) is too large; narrow the request.`));
     return { t: 'result', id: message.id, ok: true, value: value ?? null };
   } catch (err) {
     return { t: 'result', id: message.id, ok: false, error: toErrorData(err) };
+  }
+}
+
+/**
+ * Races `work` against a timer that fires just before the hub's deadline and tells why, if it can: a page whose top
+ * frame no longer answers at all is blocked by a dialog (alert, confirm, prompt) or a busy script, which waiting or
+ * snapshotting cannot fix. Rejects with `timeout` then; otherwise settles as `work` does.
+ */
+async function withDiagnosedDeadline<T>(work: Promise<T>, tab: number, op: string, timeoutMs: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(async () => {
+      const probe = chrome.tabs.sendMessage(tab, { oriel: 1, op: 'document', args: {} }, { frameId: 0 }).then(
+        () => true,
+        () => true,
+      );
+      const answered = await Promise.race([probe, new Promise<boolean>((r) => setTimeout(() => r(false), 200))]);
+      reject(
+        new OrielError(
+          answered
+            ? errorData('timeout', `"${op}" did not finish within ${timeoutMs} ms. The page may still complete it: snapshot to see its state.`)
+            : errorData('timeout', `"${op}" did not finish within ${timeoutMs} ms, and the page is not responding: a dialog (alert, confirm, prompt) may be open, or a script is busy. Ask the user to look at the tab; snapshot will wait too until it is free.`, {
+                retryable: false,
+                next: 'ask the user to close the dialog or wait for the page',
+              }),
+        ),
+      );
+    }, Math.max(0, timeoutMs - 300));
+  });
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 

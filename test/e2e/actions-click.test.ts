@@ -35,6 +35,9 @@ describe.each(BROWSERS)('click in %s', (kind) => {
   });
 
   it('reports no DOM change when the click changes nothing, and a navigation when a link is followed', async () => {
+    // The fixture adds a late button and enables another after 400 ms: let those changes happen first.
+    await t.tool('wait_for', { selector: '#late', state: 'attached' });
+    await t.tool('wait_for', { selector: '#enable-later:not([disabled])', state: 'attached' });
     const quiet = await t.tool('click', { selector: '#noop' });
     expect(quiet.structured).toMatchObject({ dispatched: true, dom_changed: false, navigation_started: false });
     const hash = await t.tool('click', { selector: '#hash' });
@@ -125,5 +128,19 @@ describe.each(BROWSERS)('click in %s', (kind) => {
     expect(old.error?.code).toBe('unknown_handle');
     const stale = await t.tool('click', { selector: '#plain', document: doc });
     expect(stale.error?.code).toBe('stale_document');
+  });
+
+  // Firefox's WebDriver session answers page dialogs itself, so only Chromium leaves one open for the page to block on.
+  it.runIf(kind === 'chromium')('says the page is not responding when a dialog blocks it, instead of a bare timeout', async () => {
+    await t.load('dialog.html');
+    let dialog: { dismiss(): Promise<void> } | undefined;
+    t.page.once('dialog', (d) => void (dialog = d));
+    const r = await t.tool('click', { selector: '#ask', timeout_ms: 500 });
+    expect(r.error?.code).toBe('timeout');
+    expect(r.error?.message).toMatch(/not responding: a dialog/);
+    expect((r.error as { retryable?: boolean }).retryable).toBe(false);
+    await dialog?.dismiss();
+    // Once the dialog is gone the page answers again.
+    expect((await t.tool('snapshot', {})).isError).toBe(false);
   });
 });
