@@ -2,7 +2,7 @@
 // death and respawn, and leaving when idle.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, existsSync, statSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, readdirSync, rmSync, existsSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { CLI, call, ensureBuilt, launchRig, serveFixtures, until, type Rig } from './harness.js';
@@ -36,6 +36,18 @@ describe('hub life', () => {
   afterAll(() => {
     for (const pid of processes(env.ORIEL_RUNTIME_DIR!, 'hub')) process.kill(pid, 'SIGTERM');
     rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('rotates a hub log past 5 MB when it starts a hub, and keeps the log private', async () => {
+    mkdirSync(env.ORIEL_DATA_DIR!, { recursive: true });
+    const log = path.join(env.ORIEL_DATA_DIR!, 'hub.log');
+    writeFileSync(log, 'x'.repeat(6 * 1024 * 1024));
+    const relay = spawn(process.execPath, [CLI, 'mcp'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    await until(() => existsSync(`${log}.1`) && statSync(log).size < 1024 * 1024, 10_000, 'the log to rotate');
+    expect(statSync(`${log}.1`).size).toBe(6 * 1024 * 1024);
+    expect(statSync(log).mode & 0o777).toBe(0o600);
+    relay.stdin.end();
+    await until(() => processes(env.ORIEL_RUNTIME_DIR!, 'hub').length === 0, 15_000, 'the idle hub to exit');
   });
 
   it('starts exactly one hub when several relays start at once, and that hub exits when idle', async () => {
