@@ -51,7 +51,8 @@ interface CodeDefaults {
   next?: string;
 }
 
-const DEFAULTS: Record<ErrorCode, CodeDefaults> = {
+/** Per code: whether retrying can help, whether handles must be refreshed, and what to do next (SPEC §5). */
+const DEFAULTS: Record<ErrorCode, Required<CodeDefaults>> = {
   no_session: { retryable: true, refresh_required: false, next: 'ask the user to share a tab from the Oriel popup, then list_sessions' },
   ambiguous_session: { retryable: true, refresh_required: false, next: 'call again with one of the listed session ids' },
   session_gone: { retryable: false, refresh_required: true, next: 'list_sessions' },
@@ -60,19 +61,19 @@ const DEFAULTS: Record<ErrorCode, CodeDefaults> = {
   detached: { retryable: true, refresh_required: true, next: 'snapshot' },
   stale_document: { retryable: true, refresh_required: true, next: 'snapshot' },
   not_actionable: { retryable: true, refresh_required: false, next: 'wait_for, or snapshot to find another target' },
-  timeout: { retryable: true, refresh_required: false },
+  timeout: { retryable: true, refresh_required: false, next: 'snapshot to see the page as it is now, then retry with a longer timeout_ms' },
   navigation_failed: { retryable: true, refresh_required: false, next: 'check the URL, then navigate again' },
-  permission_denied: { retryable: false, refresh_required: false },
+  permission_denied: { retryable: false, refresh_required: false, next: 'do without this value; snapshot shows what may be read' },
   permission_timeout: { retryable: true, refresh_required: false, next: 'ask the user to answer the prompt in the Oriel popup, then retry' },
-  operation_disabled: { retryable: false, refresh_required: false },
-  invalid_argument: { retryable: false, refresh_required: false },
-  page_error: { retryable: false, refresh_required: false },
-  evaluate_unavailable: { retryable: false, refresh_required: false },
-  too_large: { retryable: false, refresh_required: false },
+  operation_disabled: { retryable: false, refresh_required: false, next: 'use another tool, or ask the user to allow it in Oriel\'s options' },
+  invalid_argument: { retryable: false, refresh_required: false, next: 'fix the arguments as the message says (see the tool description)' },
+  page_error: { retryable: false, refresh_required: false, next: 'fix the expression, or read the page with snapshot or extract' },
+  evaluate_unavailable: { retryable: false, refresh_required: false, next: 'ask the user to switch on what the message names, or use snapshot and extract' },
+  too_large: { retryable: false, refresh_required: false, next: 'narrow the request (a smaller max_chars, a root, a filter, fewer rows)' },
   browser_disconnected: { retryable: true, refresh_required: true, next: 'list_sessions' },
-  cancelled: { retryable: true, refresh_required: false },
-  unsupported: { retryable: false, refresh_required: false },
-  internal: { retryable: false, refresh_required: false },
+  cancelled: { retryable: true, refresh_required: false, next: 'call again if it is still needed' },
+  unsupported: { retryable: false, refresh_required: false, next: 'snapshot, or navigate to a web page' },
+  internal: { retryable: false, refresh_required: false, next: 'retry once; if it fails again, report it' },
 };
 
 /** An error that carries {@link ErrorData}; thrown inside Oriel and turned into an `isError` tool result at the edge. */
@@ -91,9 +92,7 @@ export class OrielError extends Error {
 /** Builds {@link ErrorData} for `code`, filling `retryable`, `refresh_required` and `next` from the code's defaults. */
 export function errorData(code: ErrorCode, message: string, extra: Partial<Omit<ErrorData, 'code' | 'message'>> = {}): ErrorData {
   const d = DEFAULTS[code];
-  const data: ErrorData = { code, message: message.slice(0, 4000), retryable: d.retryable, refresh_required: d.refresh_required };
-  if (d.next !== undefined) data.next = d.next;
-  return { ...data, ...extra };
+  return { code, message: message.slice(0, 4000), retryable: d.retryable, refresh_required: d.refresh_required, next: d.next, ...extra };
 }
 
 /** Shorthand: a throwable {@link OrielError}. */

@@ -117,7 +117,7 @@ async function route(id: number, tab: number, op: string, rawArgs: Record<string
   // Content ops always carry the user's redaction policy; the agent's own `redaction` field was dropped by the schema.
   const content = { ...args, call: id, redaction: await redactionPolicy() };
   const handle = typeof args.handle === 'string' ? args.handle : undefined;
-  if (op === 'wait_for' && handle === undefined) return waitInEveryFrame(id, tab, content);
+  if (op === 'wait_for' && handle === undefined) return endsWithDocument(waitInEveryFrame(id, tab, content), tab, 0);
   let frameId = 0;
   if (handle !== undefined) {
     const found = await frameOfDocument(tab, namespaceOf(handle));
@@ -128,9 +128,38 @@ async function route(id: number, tab: number, op: string, rawArgs: Record<string
   }
   running.set(id, { tab, frames: [frameId] });
   try {
-    return (await sendToFrame(tab, frameId, op, content)).value;
+    const acts = op === 'click' || op === 'type';
+    return (await endsWithDocument(sendToFrame(tab, frameId, op, content), tab, frameId, acts ? OWN_NAVIGATION_GRACE_MS : 0)).value;
   } finally {
     running.delete(id);
+  }
+}
+
+/** Acting ops may cause the navigation themselves (a link, a submit): their answer gets this long to arrive, ms. */
+const OWN_NAVIGATION_GRACE_MS = 1_000;
+
+/**
+ * Settles as `work` does, unless frame `frameId` of `tab` commits a new document first: the call then fails with
+ * `stale_document` (its target's page is gone; what it would find in the new page is not what was asked for). For
+ * ops that act (`graceMs` > 0) the navigation may be their own doing, so their answer still wins if it comes soon.
+ */
+async function endsWithDocument<T>(work: Promise<T>, tab: number, frameId: number, graceMs = 0): Promise<T> {
+  let listener: ((d: { tabId: number; frameId: number }) => void) | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const gone = new Promise<never>((_, reject) => {
+    const fail = () => reject(new OrielError(errorData('stale_document', 'The page navigated while this call was under way; it was not carried out in the new page. Take a new snapshot.')));
+    listener = (d) => {
+      if (d.tabId !== tab || d.frameId !== frameId) return;
+      if (graceMs > 0) timer ??= setTimeout(fail, graceMs);
+      else fail();
+    };
+    chrome.webNavigation.onCommitted.addListener(listener);
+  });
+  try {
+    return await Promise.race([work, gone]);
+  } finally {
+    clearTimeout(timer);
+    if (listener) chrome.webNavigation.onCommitted.removeListener(listener);
   }
 }
 
@@ -156,7 +185,7 @@ async function waitInEveryFrame(id: number, tab: number, args: Record<string, un
   };
   try {
     const outcomes = frames.map((frameId) =>
-      sendToFrame(tab, frameId, 'wait_for', args).then(
+      endsWithDocument(sendToFrame(tab, frameId, 'wait_for', args), tab, frameId).then(
         (reply) => ({ frameId, ok: true as const, value: reply.value }),
         (err: unknown) => ({ frameId, ok: false as const, err }),
       ),

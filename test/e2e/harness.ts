@@ -317,7 +317,7 @@ export interface ToolCall {
   isError: boolean;
   structured: Record<string, unknown>;
   text: string;
-  error?: { code: string; message: string; next?: string; details?: Record<string, unknown> };
+  error?: { code: string; message: string; retryable?: boolean; refresh_required?: boolean; next?: string; details?: Record<string, unknown> };
 }
 
 /** Calls a tool and returns its structured outcome (never throws on an `isError` result). */

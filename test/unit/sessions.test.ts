@@ -87,3 +87,15 @@ describe('SessionQueue', () => {
     await Promise.all(runs);
   });
 });
+
+describe('error vocabulary', () => {
+  it('gives every code a next step, so no failure leaves the agent without one (SPEC §5)', async () => {
+    const { ERROR_CODES, errorData } = await import('../../shared/errors.js');
+    for (const code of ERROR_CODES) {
+      const e = errorData(code, 'x');
+      expect(e.next, code).toMatch(/\w{3,}/);
+      expect(typeof e.retryable).toBe('boolean');
+      expect(typeof e.refresh_required).toBe('boolean');
+    }
+  });
+});

@@ -32,6 +32,21 @@ export function isDisabled(el: Element): boolean {
   return el.closest('[aria-disabled="true"]') !== null;
 }
 
+/**
+ * Inert: inside an `inert` subtree, or outside the open modal dialog (which makes the rest of the document inert).
+ * https://html.spec.whatwg.org/multipage/interaction.html#inert-subtrees
+ */
+export function isInert(el: Element): boolean {
+  for (let n: Element | null = el; n; n = composedParent(n)) if (n.hasAttribute('inert')) return true;
+  let modal: Element | null = null;
+  try {
+    modal = el.ownerDocument.querySelector('dialog:modal');
+  } catch {
+    return false; // a browser without :modal
+  }
+  return modal !== null && !containsComposed(modal, el);
+}
+
 /** The shadow-including parent: parent element, or the host when `n` is at the top of a shadow tree. */
 function composedParent(n: Element): Element | null {
   if (n.parentElement) return n.parentElement;

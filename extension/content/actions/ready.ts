@@ -3,7 +3,7 @@
 import { orielError } from '../../../shared/errors.js';
 import type { ContentContext } from '../handlers.js';
 import type { Redactor } from '../redaction.js';
-import { checkPointerTarget, isDisabled, isVisible, nextFrame, sameRect, scrollIntoViewIfNeeded, settleOrChange } from './actionability.js';
+import { checkPointerTarget, isDisabled, isInert, isVisible, nextFrame, sameRect, scrollIntoViewIfNeeded, settleOrChange } from './actionability.js';
 import { clip, resolveNow, type TargetSpec } from './target.js';
 
 /** Where the pointer lands when the act runs. */
@@ -139,6 +139,7 @@ function check(el: Element, opts: ReadyOptions): Check {
   if (!opts.hitTest) {
     if (!isVisible(el)) return { ok: false, reason: 'it is not visible (display, visibility or zero size)' };
     if (isDisabled(el)) return { ok: false, reason: 'it is disabled' };
+    if (isInert(el)) return { ok: false, reason: 'it is inert: an open modal dialog covers the rest of the page' };
     if (why) return { ok: false, reason: why.reason };
     scrollIntoViewIfNeeded(el);
     const r = el.getBoundingClientRect();

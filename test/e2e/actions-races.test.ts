@@ -1,0 +1,46 @@
+// Calls that outlive their page, and inputs a modal dialog makes inert (found by testing in Firefox; both browsers).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BROWSERS } from './harness.js';
+import { actionsRig, textOf, type ActionsRig } from './actions-setup.js';
+
+describe.each(BROWSERS)('races and inert targets in %s', (kind) => {
+  let t: ActionsRig;
+  beforeAll(async () => {
+    t = await actionsRig(kind);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('a wait_for whose page navigates away fails at once with stale_document, not at its timeout', async () => {
+    await t.load('selfnav.html');
+    const started = Date.now();
+    const r = await t.tool('wait_for', { text: 'never there', timeout_ms: 8_000 });
+    expect(r.error?.code).toBe('stale_document');
+    expect(r.error?.next).toBe('snapshot');
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it('a click waiting for its target fails with stale_document when the tab navigates meanwhile', async () => {
+    await t.load('nav.html');
+    const pending = t.tool('click', { selector: '#not-here', timeout_ms: 8_000 }, t.legacy);
+    await new Promise((r) => setTimeout(r, 400));
+    // Calls on one session run in order (a navigate would wait behind the click), so the page itself moves on.
+    await t.page.evaluate(() => void (location.href = 'click.html'));
+    const r = await pending;
+    expect(r.error?.code).toBe('stale_document');
+    expect(r.error?.refresh_required).toBe(true);
+  });
+
+  it('type refuses a field that an open modal dialog makes inert, and types inside the dialog', async () => {
+    await t.load('modal.html');
+    for (const selector of ['#ed', '#field']) {
+      const r = await t.tool('type', { selector, text: 'x', timeout_ms: 300 });
+      expect(r.error?.code).toBe('not_actionable');
+      expect(r.error?.message).toMatch(/inert/);
+    }
+    expect(await textOf(t.page, '#ed')).toBe('start');
+    const inside = await t.tool('type', { selector: '#inside', text: 'ok' });
+    expect(inside.isError).toBe(false);
+  });
+});
