@@ -125,15 +125,7 @@ export async function measureOrielPage(page: Page, client: Client, session: stri
 
   // The whole outline, following cursors, for the coverage check and the character count of a large page.
   const t0 = performance.now();
-  let text = '';
-  let pages = 0;
-  let cursor: string | undefined;
-  do {
-    const r = await snap({ max_chars: 200_000, ...(cursor ? { cursor } : {}) })();
-    text += (text ? '\n' : '') + String(r.structured.text ?? '');
-    cursor = typeof r.structured.cursor === 'string' ? r.structured.cursor : undefined;
-    pages++;
-  } while (cursor && pages < 50);
+  const { text, pages } = await wholeOutline(snap);
   const fullMs = performance.now() - t0;
 
   const cov = (x: { structured: Record<string, unknown> }) => (x.structured.coverage ?? {}) as { truncated?: boolean };
@@ -156,6 +148,22 @@ export async function measureOrielPage(page: Page, client: Client, session: stri
     coverage: checkCoverage(text, gen.interactive),
     visibleInteractiveInPage,
   };
+}
+
+/** The whole outline of a page, following cursors at the hard cap (at most 50 pages), and how many pages it took. */
+async function wholeOutline(
+  snap: (args: Record<string, unknown>) => () => Promise<{ structured: Record<string, unknown> }>,
+): Promise<{ text: string; pages: number }> {
+  let text = '';
+  let pages = 0;
+  let cursor: string | undefined;
+  do {
+    const r = await snap({ max_chars: 200_000, ...(cursor ? { cursor } : {}) })();
+    text += (text ? '\n' : '') + String(r.structured.text ?? '');
+    cursor = typeof r.structured.cursor === 'string' ? r.structured.cursor : undefined;
+    pages++;
+  } while (cursor && pages < 50);
+  return { text, pages };
 }
 
 /** Targets on the 1k page that both Oriel and Playwright act on: Add buttons, Note textareas, section headings. */
@@ -221,15 +229,7 @@ export async function measureOrielFlatPage(page: Page, client: Client, session: 
   const firstWalk = await walk();
   const walks = await repeat(plan.warmup, runs, walk);
   // The whole outline, following cursors, for the coverage check.
-  let text = '';
-  let cursor: string | undefined;
-  let pages = 0;
-  do {
-    const r = await snap({ max_chars: 200_000, ...(cursor ? { cursor } : {}) })();
-    text += (text ? '\n' : '') + String(r.structured.text ?? '');
-    cursor = typeof r.structured.cursor === 'string' ? r.structured.cursor : undefined;
-    pages++;
-  } while (cursor && pages < 50);
+  const { text } = await wholeOutline(snap);
   return {
     firstCall: Math.round(first.ms),
     again: summary(again.map((r) => r.ms)),
