@@ -8,9 +8,6 @@ export const HandleSchema = z
   .max(64)
   .regex(/^[a-z0-9]{4,16}\.[0-9a-z]{1,10}$/, 'not an Oriel handle (handles look like "q7k2mzr4.3"; take them from a snapshot)');
 
-/** A document id: the handle namespace of a loaded document (SPEC §2, §3). */
-export const DocumentIdSchema = z.string().regex(/^[a-z0-9]{4,16}$/, 'not an Oriel document id');
-
 /** Snapshot arguments (SPEC §3). Limits in characters. */
 export const SnapshotArgs = z.object({
   root: HandleSchema.optional().describe('Snapshot only the subtree under this handle. Default: the whole page.'),
@@ -210,4 +207,3 @@ export const OPS = {
 export type OpName = keyof typeof OPS;
 export type OpArgs<N extends OpName> = z.infer<(typeof OPS)[N]['args']>;
 export type OpResult<N extends OpName> = z.infer<(typeof OPS)[N]['result']>;
-export const OP_NAMES = Object.keys(OPS) as OpName[];

@@ -116,11 +116,6 @@ export interface Target {
 /** File name of the host manifest (browsers look it up by the host name). */
 export const MANIFEST_FILE = `${NATIVE_HOST_NAME}.json`;
 
-/** The browser's family (which manifest shape it reads). */
-export function familyOf(name: BrowserName): BrowserFamily {
-  return SPECS[name].family;
-}
-
 function configHome(ctx: SetupContext): string {
   const xdg = ctx.env.XDG_CONFIG_HOME;
   return xdg && path.isAbsolute(xdg) ? xdg : path.join(ctx.home, '.config');

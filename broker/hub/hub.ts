@@ -41,8 +41,6 @@ export class Hub {
   private readonly pending = new Map<number, PendingCall>();
   private nextId = 1;
   clientCount = 0;
-  /** Called whenever the set of sessions changes (MCP servers re-announce nothing, but tests and status watch it). */
-  onChange: () => void = () => {};
 
   constructor(private readonly log: Logger) {
     this.sessions.onEnded = (ids) => {
@@ -78,7 +76,6 @@ export class Hub {
     this.sessions.setTabs(instance, link.info.name, tabs);
     this.resumeNavigations(instance, tabs);
     this.log.info('browser connected', { browser: link.info.name, instance, tabs: tabs.length });
-    this.onChange();
   }
 
   /** Handles one validated frame from a browser. */
@@ -87,7 +84,6 @@ export class Hub {
     switch (message.t) {
       case 'tabs':
         this.sessions.setTabs(instance, link.info.name, message.tabs);
-        this.onChange();
         return;
       case 'result': {
         const call = this.pending.get(message.id);
@@ -126,11 +122,9 @@ export class Hub {
           if (call.instance === instance) this.settle(call.id, new OrielError(errorData('browser_disconnected', 'The browser did not come back.')));
         }
         this.sessions.endInstance(instance);
-        this.onChange();
       }, RECONNECT_GRACE_MS).unref(),
     );
     this.log.info('browser disconnected', { instance });
-    this.onChange();
   }
 
   /**
