@@ -1,6 +1,16 @@
-// Page operations: the argument and result schemas of every call the hub sends to a browser (hub → background →
-// content script). The MCP tools in broker/mcp/tools build on these; the background validates them again.
+// Page operations: the one map of every operation a call can carry (hub → background → content script), with its
+// argument and result schemas, the capability it needs and where it runs. The MCP tools in broker/mcp/tools build on
+// the public ones; the background and the content script validate each call once on arrival (shared/call.ts).
 import { z } from 'zod';
+
+/**
+ * What an operation needs on the origin of the frame it touches (docs/architecture.md, "Consent"): `read` looks,
+ * `act` changes the page as a person's input would, `exec` runs code the agent or the page supplies. `none` is for
+ * the private operations Oriel itself sends.
+ */
+export const CAPABILITIES = ['none', 'read', 'act', 'exec'] as const;
+export type Capability = (typeof CAPABILITIES)[number];
+export const CapabilitySchema = z.enum(CAPABILITIES);
 
 /** An element handle as issued by a snapshot: `<document namespace>.<counter>` (SPEC §3). */
 export const HandleSchema = z
@@ -191,19 +201,88 @@ export const ScreenshotResult = z.object({
 });
 export type ScreenshotResult = z.infer<typeof ScreenshotResult>;
 
-/** Every page operation: name → argument and result schema. */
+// ---- Private operations: sent by the background to content scripts, never by an agent. ----
+
+/** `document`: which document a frame shows now. */
+export const DocumentArgs = z.object({}).strict();
+export const DocumentResult = z.object({ document: z.string(), url: z.string(), title: z.string() });
+
+/** `cancel`: abort the content side of call `call` (best effort). */
+export const CancelArgs = z.object({ call: z.number().int() }).strict();
+
+/** `element_rect`: scroll one element into view and report its box in viewport CSS pixels (screenshot crops by it). */
+export const ElementRectArgs = TargetArgs;
+export const ElementRectResult = z.object({
+  handle: z.string(),
+  x: z.number(),
+  y: z.number(),
+  width: z.number(),
+  height: z.number(),
+  viewport: z.object({ width: z.number(), height: z.number() }),
+});
+
+/** `snapshot.walk`: this frame's tree under the walk flags (extension/background/snapshot.ts stitches frames). */
+export const SnapshotWalkArgs = z.object({ flags: z.record(z.string(), z.unknown()), expect: z.array(z.string().max(64)).max(1000).optional() });
+/** `snapshot.hello`: post a token to the parent window so the parent can tell which iframe shows this frame. */
+export const SnapshotHelloArgs = z.object({ token: z.string().max(64) });
+/** `snapshot.resolve`: what a handle names in this document now (diagnostics and tests). */
+export const SnapshotResolveArgs = z.object({ handle: z.string().max(64) });
+
+/** Where an operation runs: in the background (extension APIs) or in the content script of a frame. */
+export type OpSite = 'background' | 'content';
+
+/** One entry of {@link OPS}. */
+export interface OpSpec {
+  args: z.ZodType;
+  result: z.ZodType;
+  capability: Capability;
+  site: OpSite;
+  /** Public operations are what tools call; private ones only the background sends. */
+  public: boolean;
+}
+
+/**
+ * Every page operation: name → argument and result schema, capability and site. The content script's handler
+ * table and the background's must cover exactly the operations listed for their site (checked by unit tests).
+ */
 export const OPS = {
-  snapshot: { args: SnapshotArgs, result: SnapshotResult },
-  click: { args: ClickArgs, result: ClickResult },
-  navigate: { args: NavigateArgs, result: NavigateResult },
-  type: { args: TypeArgs, result: TypeResult },
-  wait_for: { args: WaitForArgs, result: WaitForResult },
-  extract: { args: ExtractArgs, result: ExtractResult },
-  extract_rows: { args: ExtractRowsArgs, result: ExtractRowsResult },
-  evaluate: { args: EvaluateArgs, result: EvaluateResult },
-  screenshot: { args: ScreenshotArgs, result: ScreenshotResult },
-} as const;
+  snapshot: { args: SnapshotArgs, result: SnapshotResult, capability: 'read', site: 'background', public: true },
+  click: { args: ClickArgs, result: ClickResult, capability: 'act', site: 'content', public: true },
+  navigate: { args: NavigateArgs, result: NavigateResult, capability: 'act', site: 'background', public: true },
+  type: { args: TypeArgs, result: TypeResult, capability: 'act', site: 'content', public: true },
+  wait_for: { args: WaitForArgs, result: WaitForResult, capability: 'read', site: 'content', public: true },
+  extract: { args: ExtractArgs, result: ExtractResult, capability: 'read', site: 'content', public: true },
+  extract_rows: { args: ExtractRowsArgs, result: ExtractRowsResult, capability: 'read', site: 'content', public: true },
+  evaluate: { args: EvaluateArgs, result: EvaluateResult, capability: 'exec', site: 'background', public: true },
+  screenshot: { args: ScreenshotArgs, result: ScreenshotResult, capability: 'read', site: 'background', public: true },
+  document: { args: DocumentArgs, result: DocumentResult, capability: 'none', site: 'content', public: false },
+  cancel: { args: CancelArgs, result: z.null(), capability: 'none', site: 'content', public: false },
+  element_rect: { args: ElementRectArgs, result: ElementRectResult, capability: 'read', site: 'content', public: false },
+  'snapshot.walk': { args: SnapshotWalkArgs, result: z.unknown(), capability: 'read', site: 'content', public: false },
+  'snapshot.hello': { args: SnapshotHelloArgs, result: z.object({ sent: z.boolean() }), capability: 'none', site: 'content', public: false },
+  'snapshot.resolve': { args: SnapshotResolveArgs, result: z.object({ status: z.string(), tag: z.string().optional() }), capability: 'none', site: 'content', public: false },
+} as const satisfies Record<string, OpSpec>;
 
 export type OpName = keyof typeof OPS;
 export type OpArgs<N extends OpName> = z.infer<(typeof OPS)[N]['args']>;
 export type OpResult<N extends OpName> = z.infer<(typeof OPS)[N]['result']>;
+
+/** Names of the operations an agent's call may carry. */
+export type PublicOpName = { [N in OpName]: (typeof OPS)[N]['public'] extends true ? N : never }[OpName];
+
+/** Whether `op` is a known operation name. */
+export function isOpName(op: string): op is OpName {
+  return Object.hasOwn(OPS, op);
+}
+
+/**
+ * Parses an operation's arguments with its schema.
+ * @returns the parsed arguments, or a message naming the first problem (path and reason), bounded to 500 characters.
+ */
+export function parseOpArgs(op: OpName, raw: unknown): { ok: true; args: Record<string, unknown> } | { ok: false; message: string } {
+  const parsed = OPS[op].args.safeParse(raw);
+  if (parsed.success) return { ok: true, args: parsed.data as Record<string, unknown> };
+  const issue = parsed.error.issues[0];
+  const where = issue && issue.path.length > 0 ? ` (${issue.path.join('.')})` : '';
+  return { ok: false, message: `Invalid arguments for ${op}${where}: ${issue?.message ?? 'wrong shape'}.`.slice(0, 500) };
+}

@@ -2,9 +2,10 @@
 // and the hello that opens every hub-socket connection. Documented in docs/native-messaging.md.
 import { z } from 'zod';
 import { ErrorDataSchema } from './errors.js';
+import { PageCallSchema } from './call.js';
 
-/** Version of the browser ⇄ hub protocol; both ends refuse another. */
-export const WIRE_VERSION = 1;
+/** Version of the browser ⇄ hub protocol; both ends refuse another. 2: calls travel in one envelope; events. */
+export const WIRE_VERSION = 2;
 
 /** Name of the native messaging host, as registered by `oriel install`. */
 export const NATIVE_HOST_NAME = 'dev.oriel.broker';
@@ -35,13 +36,23 @@ export const BrowserInfoSchema = z.object({
 });
 export type BrowserInfo = z.infer<typeof BrowserInfoSchema>;
 
+/**
+ * Something that happened in the browser, pushed up without being asked (not an answer to a call). Each kind names the
+ * tab it concerns; the hub turns them into session changes, buffers and client notifications (broker/hub/events.ts).
+ */
+export const BrowserEventSchema = z.discriminatedUnion('kind', [
+  /** The top frame of a shared tab shows a new document. */
+  z.object({ kind: z.literal('document'), tab: z.number().int(), document: z.string().max(32), url: z.string().max(8192) }),
+]);
+export type BrowserEvent = z.infer<typeof BrowserEventSchema>;
+
 /** Background → hub. */
 export const BrowserToHubSchema = z.discriminatedUnion('t', [
   z.object({ t: z.literal('hello'), wire: z.number().int(), browser: BrowserInfoSchema, tabs: z.array(TabInfoSchema).max(5000) }),
   z.object({ t: z.literal('tabs'), tabs: z.array(TabInfoSchema).max(5000) }),
   /** The answer to a call: `ok` with `value`, or not `ok` with `error`. */
   z.object({ t: z.literal('result'), id: z.number().int(), ok: z.boolean(), value: z.unknown().optional(), error: ErrorDataSchema.optional() }),
-  z.object({ t: z.literal('document'), tab: z.number().int(), document: z.string().max(32), url: z.string().max(8192) }),
+  z.object({ t: z.literal('event'), event: BrowserEventSchema }),
   z.object({ t: z.literal('pong'), n: z.number().int() }),
 ]);
 export type BrowserToHub = z.infer<typeof BrowserToHubSchema>;
@@ -49,15 +60,8 @@ export type BrowserToHub = z.infer<typeof BrowserToHubSchema>;
 /** Hub → background. Every frame must fit the browsers' 1 MB host→browser cap. */
 export const HubToBrowserSchema = z.discriminatedUnion('t', [
   z.object({ t: z.literal('welcome'), wire: z.number().int() }),
-  z.object({
-    t: z.literal('call'),
-    id: z.number().int(),
-    tab: z.number().int(),
-    op: z.string().max(40),
-    args: z.record(z.string(), z.unknown()),
-    /** Milliseconds the page side may spend before the hub gives up. */
-    timeout_ms: z.number().int(),
-  }),
+  /** One page call in its envelope (shared/call.ts). */
+  z.object({ t: z.literal('call'), call: PageCallSchema }),
   z.object({ t: z.literal('cancel'), id: z.number().int() }),
   z.object({ t: z.literal('ping'), n: z.number().int() }),
   /** A frame the relay or hub refused, reported back so the extension can log it. */
@@ -73,14 +77,7 @@ export const SocketHelloSchema = z.discriminatedUnion('role', [
 ]);
 export type SocketHello = z.infer<typeof SocketHelloSchema>;
 
-/** Background → content script request, and its answer. */
-export const ContentRequestSchema = z.object({
-  oriel: z.literal(WIRE_VERSION),
-  op: z.string().max(40),
-  args: z.record(z.string(), z.unknown()),
-});
-export type ContentRequest = z.infer<typeof ContentRequestSchema>;
-
+/** A content script's answer to a call (the request is shared/call.ts ContentCallSchema). */
 export const ContentResponseSchema = z.union([
   z.object({ ok: z.literal(true), value: z.unknown(), document: z.string().max(32) }),
   z.object({ ok: z.literal(false), error: ErrorDataSchema, document: z.string().max(32) }),

@@ -4,7 +4,8 @@ import { Command } from 'commander';
 import { runHub } from '../hub/server.js';
 import { runMcpRelay } from '../mcp/relay.js';
 import { runNativeHost } from '../native-host/relay.js';
-import { SERVER_VERSION } from '../mcp/server.js';
+import { SERVER_VERSION } from '../common/version.js';
+import { serveClient } from '../mcp/connection.js';
 import { registerSetupCommands } from './setup.js';
 
 const program = new Command('oriel')
@@ -33,7 +34,7 @@ program
   .description('run the per-user hub in the foreground (normally started on demand)')
   .option('--idle-ms <ms>', 'exit after this long with no browser and no client')
   .action(async (opts: { idleMs?: string }) => {
-    await runHub(opts.idleMs ? { idleMs: Number(opts.idleMs) } : {});
+    await runHub({ serveClient, ...(opts.idleMs && { idleMs: Number(opts.idleMs) }) });
     process.exit(0);
   });
 

@@ -1,10 +1,14 @@
 // The hub's state: connected browsers, the session table, per-session queues and pending page calls (SPEC §1, §7).
 // Socket plumbing lives in server.ts; MCP connections in broker/mcp.
 import { errorData, OrielError } from '../../shared/errors.js';
-import type { BrowserInfo, BrowserToHub, HubToBrowser, TabInfo } from '../../shared/protocol.js';
+import type { BrowserEvent, BrowserInfo, BrowserToHub, HubToBrowser, TabInfo } from '../../shared/protocol.js';
+import { OPS, type PublicOpName } from '../../shared/ops.js';
+import { remainingMs, type Caller, type PageCall } from '../../shared/call.js';
 import type { Logger } from '../common/log.js';
 import { RECONNECT_GRACE_MS, SessionTable, type Session } from './sessions.js';
 import { SessionQueue } from './queue.js';
+import { HubEvents } from './events.js';
+import { ClientTable } from './clients.js';
 
 /** A connected browser as the hub sees it: a way to send frames, and who it is. */
 export interface BrowserLink {
@@ -16,7 +20,7 @@ export interface BrowserLink {
 
 interface PendingCall {
   id: number;
-  op: string;
+  op: PublicOpName;
   session: string;
   instance: string;
   tab: number;
@@ -24,23 +28,37 @@ interface PendingCall {
   reject(err: OrielError): void;
 }
 
-/** Per-call options for {@link Hub.callPage}. */
-export interface HubCallOptions {
-  timeoutMs: number;
-  signal?: AbortSignal;
+/** One page call as a client asks it of the hub ({@link Hub.callPage}); the hub adds the session's tab and the id. */
+export interface PageRequest {
+  /** Session id; may be omitted when exactly one session exists. */
+  session?: string;
+  op: PublicOpName;
+  /** The operation's own arguments, already validated against its schema. */
+  args: Record<string, unknown>;
+  caller: Caller;
   /** Guard: the top document id the caller expects (stale_document otherwise). */
   document?: string;
+  /** Absolute deadline, ms since the Unix epoch. */
+  deadline: number;
+  /** Aborted when the client cancels the request. */
+  signal?: AbortSignal;
 }
+
+/** The hub answers a call this long after its deadline at the latest, so the browser's own diagnosis arrives first, ms. */
+export const ANSWER_SLACK_MS = 250;
 
 export class Hub {
   readonly sessions = new SessionTable();
+  /** Connected MCP clients: id → name (known callers). */
+  readonly clients = new ClientTable();
+  /** What happens in the hub, for whoever listens (MCP connections, the control channel). */
+  readonly events = new HubEvents();
   readonly startedAt = new Date();
   private readonly browsers = new Map<string, BrowserLink>();
   private readonly graceTimers = new Map<string, NodeJS.Timeout>();
   private readonly queues = new Map<string, SessionQueue>();
   private readonly pending = new Map<number, PendingCall>();
   private nextId = 1;
-  clientCount = 0;
 
   constructor(private readonly log: Logger) {
     this.sessions.onEnded = (ids) => {
@@ -61,7 +79,7 @@ export class Hub {
 
   /** Whether anything still needs the hub (for the idle exit). */
   get busy(): boolean {
-    return this.browsers.size > 0 || this.clientCount > 0;
+    return this.browsers.size > 0 || this.clients.size > 0;
   }
 
   /** A browser said hello: adopt it (replacing an older link of the same instance) and its shared tabs. */
@@ -92,8 +110,8 @@ export class Hub {
         else this.settle(message.id, new OrielError(message.error ?? errorData('internal', 'The browser reported a failure without details.')));
         return;
       }
-      case 'document':
-        this.sessions.setDocument(instance, message.tab, message.document, message.url);
+      case 'event':
+        this.onBrowserEvent(instance, message.event);
         return;
       case 'hello':
       case 'pong':
@@ -127,28 +145,47 @@ export class Hub {
     this.log.info('browser disconnected', { instance });
   }
 
-  /**
-   * Runs one page operation in a session, after the session's earlier calls (SPEC §7).
-   * @throws OrielError: session errors, `browser_disconnected`, `timeout`, `cancelled`, `too_large`, or the page's error.
-   */
-  async callPage(sessionArg: string | undefined, op: string, args: Record<string, unknown>, options: HubCallOptions): Promise<unknown> {
-    const session = this.sessions.resolve(sessionArg);
-    let queue = this.queues.get(session.id);
-    if (!queue) this.queues.set(session.id, (queue = new SessionQueue()));
-    return queue.run(() => this.dispatch(session.id, op, args, options), options.signal);
+  /** One event the browser pushed: session facts are updated here; everything is also published on {@link events}. */
+  private onBrowserEvent(instance: string, event: BrowserEvent): void {
+    if (event.kind === 'document') this.sessions.setDocument(instance, event.tab, event.document, event.url);
+    this.events.emit('browser', { instance, event });
   }
 
-  private dispatch(sessionIdValue: string, op: string, args: Record<string, unknown>, options: HubCallOptions): Promise<unknown> {
+  /**
+   * Runs one page operation in a session, after the session's earlier calls (in arrival order, one at a time).
+   * @throws OrielError: session errors, `browser_disconnected`, `timeout`, `cancelled`, `too_large`, or the page's error.
+   */
+  async callPage(request: PageRequest): Promise<unknown> {
+    const session = this.sessions.resolve(request.session);
+    let queue = this.queues.get(session.id);
+    if (!queue) this.queues.set(session.id, (queue = new SessionQueue()));
+    return queue.run(() => this.dispatch(session.id, request), request.signal);
+  }
+
+  private dispatch(sessionIdValue: string, request: PageRequest): Promise<unknown> {
+    const { op } = request;
     const session: Session | undefined = this.sessions.get(sessionIdValue);
     if (!session) throw new OrielError(errorData('session_gone', `Session ${sessionIdValue} has ended.`));
     const link = this.browsers.get(session.instance);
     if (!link || !session.connected) throw new OrielError(errorData('browser_disconnected', 'The browser holding this tab is not connected right now; it may be restarting. Retry in a few seconds.'));
     const id = this.nextId++;
-    const callArgs = options.document !== undefined ? { ...args, document: options.document } : args;
+    const envelope: PageCall = {
+      id,
+      op,
+      args: request.args,
+      session: session.id,
+      tab: session.tab,
+      client: request.caller,
+      deadline: request.deadline,
+      capability: OPS[op].capability,
+      ...(request.document !== undefined && { document: request.document }),
+    };
+    const signal = request.signal;
     return new Promise<unknown>((resolve, reject) => {
+      const budget = remainingMs(request.deadline);
       const timer = setTimeout(() => {
-        this.settle(id, new OrielError(errorData('timeout', `"${op}" did not finish within ${options.timeoutMs} ms. The page may still complete it: snapshot to see its state.`)));
-      }, options.timeoutMs + 250);
+        this.settle(id, new OrielError(errorData('timeout', `"${op}" did not finish within ${budget} ms. The page may still complete it: snapshot to see its state.`)));
+      }, budget + ANSWER_SLACK_MS);
       const onAbort = () => this.settle(id, new OrielError(errorData('cancelled', `"${op}" was cancelled by the client.`)));
       const call: PendingCall = {
         id,
@@ -158,19 +195,19 @@ export class Hub {
         tab: session.tab,
         resolve: (v) => {
           clearTimeout(timer);
-          options.signal?.removeEventListener('abort', onAbort);
+          signal?.removeEventListener('abort', onAbort);
           resolve(v);
         },
         reject: (e) => {
           clearTimeout(timer);
-          options.signal?.removeEventListener('abort', onAbort);
+          signal?.removeEventListener('abort', onAbort);
           reject(e);
         },
       };
       this.pending.set(id, call);
-      options.signal?.addEventListener('abort', onAbort, { once: true });
+      signal?.addEventListener('abort', onAbort, { once: true });
       try {
-        link.send({ t: 'call', id, tab: session.tab, op, args: callArgs, timeout_ms: options.timeoutMs });
+        link.send({ t: 'call', call: envelope });
       } catch (err) {
         this.settle(id, new OrielError(errorData('too_large', `The request is too large to send to the browser (${err instanceof Error ? err.message : 'over 1 MB'}).`)));
       }

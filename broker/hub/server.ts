@@ -16,7 +16,6 @@ import {
 import { ensurePrivateDir, hubSocketPath, orielDirs } from '../common/paths.js';
 import { logger } from '../common/log.js';
 import { Hub, type BrowserLink } from './hub.js';
-import { serveClient } from '../mcp/connection.js';
 
 const log = logger('hub');
 
@@ -25,11 +24,14 @@ export const DEFAULT_IDLE_MS = 5 * 60_000;
 /** A connection must say hello within this many ms. */
 const HELLO_TIMEOUT_MS = 5_000;
 
+/** Serves one MCP client connection (broker/mcp/connection.ts); given to the hub so the hub never imports the MCP layer. */
+export type ClientServer = (hub: Hub, socket: net.Socket, initial: Uint8Array, name?: string) => void;
+
 /**
  * Runs the hub until it is idle for `idleMs`. Exits quietly (resolving `false`) when another hub already holds the
  * lock: two relays starting at once make one hub.
  */
-export async function runHub(options: { idleMs?: number } = {}): Promise<boolean> {
+export async function runHub(options: { idleMs?: number; serveClient: ClientServer }): Promise<boolean> {
   const dirs = orielDirs();
   ensurePrivateDir(dirs.runtime);
   const socketPath = hubSocketPath(dirs);
@@ -44,7 +46,7 @@ export async function runHub(options: { idleMs?: number } = {}): Promise<boolean
   if (process.platform !== 'win32' && existsSync(socketPath)) unlinkSync(socketPath);
 
   const hub = new Hub(log);
-  const server = net.createServer((socket) => accept(hub, socket));
+  const server = net.createServer((socket) => accept(hub, socket, options.serveClient));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(socketPath, () => resolve());
@@ -79,7 +81,7 @@ export async function runHub(options: { idleMs?: number } = {}): Promise<boolean
 }
 
 /** Reads the hello frame of a new connection and hands the socket to the matching role. */
-function accept(hub: Hub, socket: net.Socket): void {
+function accept(hub: Hub, socket: net.Socket, serveClient: ClientServer): void {
   const decoder = new FrameDecoder(64 * 1024);
   const timer = setTimeout(() => socket.destroy(), HELLO_TIMEOUT_MS);
   const onData = (chunk: Buffer) => {
@@ -180,7 +182,7 @@ function serveControl(hub: Hub, socket: net.Socket, initial: Uint8Array): void {
         started_at: hub.startedAt.toISOString(),
         browsers: hub.browserList(),
         sessions: hub.sessions.all().map((s) => ({ id: s.id, title: s.info.title, url: s.info.url, browser: s.browser })),
-        clients: hub.clientCount,
+        clients: hub.clients.size,
       };
       socket.write(encodeFrame(status, INBOUND_MAX_BYTES));
     }

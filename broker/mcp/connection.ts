@@ -13,10 +13,14 @@ import { checkLine, LineSplitter, MAX_LINE_BYTES } from './lines.js';
 
 const log = logger('mcp');
 
-/** Serves one client until its socket closes; each connection is its own client identity (leases, cursors). */
+/**
+ * Serves one client until its socket closes; each connection is its own caller (leases, cursors). `name` is what the
+ * relay's hello said; the client's own `clientInfo.name` replaces it once a request carries it.
+ */
 export function serveClient(hub: Hub, socket: Socket, initial: Uint8Array, name?: string): void {
   const clientId = `c${randomBytes(4).toString('hex')}`;
-  hub.clientCount++;
+  const caller = hub.clients.add(clientId, name ?? 'MCP client');
+  hub.events.emit('client_connected', caller);
   log.info('client connected', { clientId, name });
   const input = new PassThrough();
   const splitter = new LineSplitter(MAX_LINE_BYTES);
@@ -45,7 +49,8 @@ export function serveClient(hub: Hub, socket: Socket, initial: Uint8Array, name?
   socket.on('close', () => {
     if (closed) return;
     closed = true;
-    hub.clientCount--;
+    const gone = hub.clients.remove(clientId);
+    if (gone) hub.events.emit('client_gone', gone);
     log.info('client disconnected', { clientId });
     input.end();
   });
@@ -55,7 +60,10 @@ export function serveClient(hub: Hub, socket: Socket, initial: Uint8Array, name?
     () =>
       createMcpServer({
         clientId,
-        context: (signal, target) => makeToolContext(hub, clientId, signal, target),
+        context: (signal, target, clientName) => {
+          if (clientName) hub.clients.rename(clientId, clientName);
+          return makeToolContext(hub, hub.clients.get(clientId) ?? caller, signal, target);
+        },
         disabled: () => new Set<string>(),
       }),
     {

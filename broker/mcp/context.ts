@@ -1,13 +1,16 @@
-// Builds the narrow ToolContext a tool handler receives from the hub's state.
+// Builds the narrow ToolContext a tool handler receives from the hub's state. The one place a call's deadline is set.
 import type { Hub } from '../hub/hub.js';
+import type { Caller } from '../../shared/call.js';
 import type { SessionView, ToolContext } from './tools/types.js';
 
 /** Default page-call deadline when a tool gives none, ms. */
 export const DEFAULT_CALL_TIMEOUT_MS = 30_000;
 /** No page call may run longer than this, ms. */
 export const MAX_CALL_TIMEOUT_MS = 120_000;
+/** Shortest page-call budget, ms. */
+const MIN_CALL_TIMEOUT_MS = 100;
 
-/** The common arguments of one call (SPEC §4): which session, and the optional document guard. */
+/** The common arguments of one call: which session, and the optional document guard. */
 export interface CallTarget {
   session?: string;
   document?: string;
@@ -15,9 +18,14 @@ export interface CallTarget {
   timeout?: { default: number; max: number };
 }
 
-export function makeToolContext(hub: Hub, clientId: string, signal: AbortSignal, target: CallTarget = {}): ToolContext {
+/**
+ * The context of one tool call by `caller`. `callPage` turns the tool's budget (its own or the tool's default, clamped
+ * to the tool's and Oriel's maximum) into the call's absolute deadline, which the hub, the background and the content
+ * script only read.
+ */
+export function makeToolContext(hub: Hub, caller: Caller, signal: AbortSignal, target: CallTarget = {}): ToolContext {
   return {
-    clientId,
+    clientId: caller.id,
     signal,
     listSessions(): SessionView[] {
       return hub.sessions.all().map((s) => ({
@@ -33,9 +41,13 @@ export function makeToolContext(hub: Hub, clientId: string, signal: AbortSignal,
     },
     callPage(op, args, options = {}) {
       const max = Math.min(target.timeout?.max ?? MAX_CALL_TIMEOUT_MS, MAX_CALL_TIMEOUT_MS);
-      const timeoutMs = Math.min(Math.max(options.timeoutMs ?? target.timeout?.default ?? DEFAULT_CALL_TIMEOUT_MS, 100), max);
-      return hub.callPage(target.session, op, args, {
-        timeoutMs,
+      const budget = Math.min(Math.max(options.timeoutMs ?? target.timeout?.default ?? DEFAULT_CALL_TIMEOUT_MS, MIN_CALL_TIMEOUT_MS), max);
+      return hub.callPage({
+        session: target.session,
+        op,
+        args,
+        caller,
+        deadline: Date.now() + budget,
         signal,
         ...(target.document !== undefined && { document: target.document }),
       });

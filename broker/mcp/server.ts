@@ -1,13 +1,14 @@
 // The MCP server one client connection talks to: registers every enabled tool definition, validates arguments
 // with zod, and turns every failure into an `isError` result carrying SPEC §5 error data. The only module that
 // imports the MCP server SDK (with connection.ts).
-import { McpServer } from '@modelcontextprotocol/server';
+import { CLIENT_INFO_META_KEY, McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { errorData, toErrorData, type ErrorData } from '../../shared/errors.js';
 import type { ToolContext, ToolDefinition, ToolOutput } from './tools/types.js';
 import { TOOLS } from './tools/index.js';
 import { boundText } from './bounds.js';
 import type { CallTarget } from './context.js';
+import { SERVER_VERSION } from '../common/version.js';
 
 /** Arguments every tool accepts (SPEC §4). */
 export const COMMON_ARGS = {
@@ -19,8 +20,6 @@ export const COMMON_ARGS = {
     .describe('Optional guard: the document id (doc=… from snapshot). The call fails with stale_document if the tab now shows another document.'),
 };
 
-/** Version reported in serverInfo. */
-export const SERVER_VERSION = '0.1.0';
 
 /**
  * A Standard Schema that advertises `schema`'s JSON Schema in tools/list but lets every input through, so that Oriel's
@@ -46,11 +45,22 @@ function successResult(out: ToolOutput) {
   return { content, structuredContent: out.structured };
 }
 
+/** The client's name: from the request's envelope (2026-07-28 era) or from initialize (2025 eras). */
+function clientNameOf(server: McpServer, envelope: Record<string, unknown> | undefined): string | undefined {
+  const info = envelope?.[CLIENT_INFO_META_KEY] as { name?: unknown } | undefined;
+  if (typeof info?.name === 'string') return info.name;
+  // eslint-disable-next-line @typescript-eslint/no-deprecated -- the 2025 eras carry clientInfo only on initialize.
+  return server.server.getClientVersion()?.name;
+}
+
 /** Per-connection facts the factory needs. */
 export interface ServerEnvironment {
   clientId: string;
-  /** Builds the tool context for one call, bound to the call's session and document guard. */
-  context(signal: AbortSignal, target: CallTarget): ToolContext;
+  /**
+   * Builds the tool context for one call, bound to the call's session and document guard. `clientName` is the name
+   * the client gave in its `clientInfo` (on initialize, or in the request's envelope in the 2026-07-28 era).
+   */
+  context(signal: AbortSignal, target: CallTarget, clientName: string | undefined): ToolContext;
   /** Tools the user's policy disabled (hidden from tools/list, refused if called). */
   disabled(): ReadonlySet<string>;
 }
@@ -67,19 +77,26 @@ export function createMcpServer(env: ServerEnvironment, tools: readonly ToolDefi
   );
   for (const def of tools) {
     const full = def.input.extend(COMMON_ARGS);
+    // Unknown arguments are refused, naming them: silently dropping one would hide a model's misunderstanding.
+    const strict = full.strict();
     const registered = server.registerTool(
       def.name,
       { title: def.title, description: def.description, inputSchema: advertiseOnly(full), annotations: { title: def.title, ...def.annotations } },
       async (raw: unknown, ctx) => {
         if (env.disabled().has(def.name)) return errorResult(errorData('operation_disabled', `The user disabled "${def.name}" in Oriel's options.`));
-        const parsed = full.safeParse(raw ?? {});
+        const parsed = strict.safeParse(raw ?? {});
         if (!parsed.success) {
-          const issues = parsed.error.issues.slice(0, 5).map((i) => `${i.path.join('.') || '(arguments)'}: ${i.message}`);
+          const issues = parsed.error.issues.slice(0, 5).map((i) =>
+            i.code === 'unrecognized_keys'
+              ? `unknown argument${i.keys.length > 1 ? 's' : ''} ${i.keys.slice(0, 10).map((k) => JSON.stringify(k.slice(0, 60))).join(', ')} (${def.name} takes: ${Object.keys(full.shape).join(', ')})`
+              : `${i.path.join('.') || '(arguments)'}: ${i.message}`,
+          );
           return errorResult(errorData('invalid_argument', `Invalid arguments for ${def.name}: ${issues.join('; ')}`));
         }
         const { session, document, ...args } = parsed.data as Record<string, unknown> & { session?: string; document?: string };
         try {
-          return successResult(await def.handler(args, env.context(ctx.mcpReq.signal, { session, document, ...(def.timeout && { timeout: def.timeout }) })));
+          const target: CallTarget = { session, document, ...(def.timeout && { timeout: def.timeout }) };
+          return successResult(await def.handler(args, env.context(ctx.mcpReq.signal, target, clientNameOf(server, ctx.mcpReq.envelope))));
         } catch (err) {
           return errorResult(toErrorData(err));
         }

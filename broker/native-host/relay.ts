@@ -6,7 +6,7 @@ import { BrowserToHubSchema, type HubToBrowser } from '../../shared/protocol.js'
 import { connectHub } from '../hub/spawn.js';
 import { errorData } from '../../shared/errors.js';
 import { logger } from '../common/log.js';
-import { SERVER_VERSION } from '../mcp/server.js';
+import { SERVER_VERSION } from '../common/version.js';
 
 const log = logger('native-host');
 

@@ -1,6 +1,8 @@
 // Talking to the content scripts of one tab: send an operation to a frame, list frames, find a document's frame.
 // Counterpart: extension/content/index.iife.ts.
-import { ContentResponseSchema, WIRE_VERSION } from '../../shared/protocol.js';
+import { ContentResponseSchema } from '../../shared/protocol.js';
+import { CONTENT_WIRE, type ContentCall } from '../../shared/call.js';
+import type { OpName, RedactionPolicy } from '../../shared/ops.js';
 import { errorData, OrielError } from '../../shared/errors.js';
 
 /** A frame's answer: the value and the id of the document that produced it. */
@@ -12,15 +14,33 @@ export interface FrameReply {
 /** Where each document id (handle namespace) lives: tab → document id → frameId. Rebuilt on demand after a restart. */
 const documentFrames = new Map<number, Map<string, number>>();
 
+/** What a content call carries besides the op and its arguments (shared/call.ts ContentCallSchema). */
+export interface FrameCallOptions {
+  /** The hub's call id, so a cancel can reach the frame; 0 (the default) for Oriel's own private calls. */
+  call?: number;
+  /** The user's redaction policy; every call made for an agent's operation carries it. */
+  redaction?: RedactionPolicy;
+  /** Absolute deadline, ms since the Unix epoch. */
+  deadline?: number;
+}
+
 /**
  * Sends one operation to one frame's content script and unwraps its answer.
  * @throws OrielError with the content script's error, `session_gone` when the tab is gone, or `unsupported` when the
  *   frame has no Oriel content script (browser-internal pages, a frame still loading).
  */
-export async function sendToFrame(tab: number, frameId: number, op: string, args: Record<string, unknown>): Promise<FrameReply> {
+export async function sendToFrame(tab: number, frameId: number, op: OpName, args: Record<string, unknown>, options: FrameCallOptions = {}): Promise<FrameReply> {
+  const message: ContentCall = {
+    oriel: CONTENT_WIRE,
+    id: options.call ?? 0,
+    op,
+    args,
+    ...(options.redaction && { redaction: options.redaction }),
+    ...(options.deadline !== undefined && { deadline: options.deadline }),
+  };
   let raw: unknown;
   try {
-    raw = await chrome.tabs.sendMessage(tab, { oriel: WIRE_VERSION, op, args }, { frameId });
+    raw = await chrome.tabs.sendMessage(tab, message, { frameId });
   } catch (err) {
     throw await unreachable(tab, frameId, err);
   }

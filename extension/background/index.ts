@@ -3,7 +3,7 @@
 // hears the event that woke it.
 import { browserIdentity } from './identity.js';
 import { startNative, sendTabs, post, isConnected } from './native.js';
-import { handleCall, cancelCall } from './router.js';
+import { runCall, cancelCall } from './pipeline/index.js';
 import { isShared, onSharingChanged, reconcileSharing, setShared, sharedTabIds } from './sharing.js';
 import { forgetTab, sendToFrame } from './frames.js';
 import { PopupRequestSchema, type PopupState } from '../ui/messages.js';
@@ -29,7 +29,7 @@ chrome.webNavigation.onDOMContentLoaded.addListener((details) => {
   void isShared(details.tabId).then(async (shared) => {
     if (!shared) return;
     const reply = await sendToFrame(details.tabId, 0, 'document', {}).catch(() => undefined);
-    if (reply) post({ t: 'document', tab: details.tabId, document: reply.document, url: details.url });
+    if (reply) post({ t: 'event', event: { kind: 'document', tab: details.tabId, document: reply.document, url: details.url } });
   });
 });
 
@@ -59,5 +59,5 @@ async function answerPopup(request: ReturnType<typeof PopupRequestSchema.parse>)
 
 void (async () => {
   await reconcileSharing();
-  startNative(await browserIdentity(), { call: handleCall, cancel: cancelCall });
+  startNative(await browserIdentity(), { call: runCall, cancel: cancelCall });
 })();

@@ -1,9 +1,10 @@
 // The native-messaging port to the broker: connects, says hello with the shared tabs, reconnects with backoff when
 // the host goes away, and hands calls to the router. Counterpart: broker/native-host/relay.ts.
 import { HubToBrowserSchema, NATIVE_HOST_NAME, WIRE_VERSION, type BrowserInfo, type BrowserToHub } from '../../shared/protocol.js';
+import type { PageCall } from '../../shared/call.js';
 import { describeSharedTabs } from './sharing.js';
 
-type CallHandler = (message: { id: number; tab: number; op: string; args: Record<string, unknown>; timeout_ms: number }) => Promise<BrowserToHub>;
+type CallHandler = (call: PageCall) => Promise<BrowserToHub>;
 
 const MAX_BACKOFF_MS = 30_000;
 let port: chrome.runtime.Port | undefined;
@@ -90,7 +91,7 @@ function connect(): void {
         console.warn('[oriel] the broker rejected a message:', message.reason);
         return;
       case 'call':
-        void onCall?.(message).then(post);
+        void onCall?.(message.call).then(post);
         return;
     }
   });

@@ -1,5 +1,8 @@
-// The content script's operation table: op name → handler. Each feature folder contributes its own handlers.
+// The content script's operation table types: op name → handler. Each feature folder contributes its own handlers;
+// extension/content/index.iife.ts validates each call once (shared/call.ts envelope, shared/ops.ts arguments).
+import type { OpArgs, OpName } from '../../shared/ops.js';
 import type { HandleRegistry } from './registry.js';
+import type { Redactor } from './redaction.js';
 
 /** What every content handler receives besides its arguments. */
 export interface ContentContext {
@@ -7,10 +10,23 @@ export interface ContentContext {
   registry: HandleRegistry;
   /** Aborted when the hub cancels the call or its deadline passes. */
   signal: AbortSignal;
+  /** The call's id (0 for Oriel's own private calls). */
+  call: number;
+  /** The call's absolute deadline, ms since the Unix epoch, when the background gave one. */
+  deadline?: number;
+  /**
+   * The user's redaction policy for this call, checked (every selector parses).
+   * @throws OrielError `internal` when the call arrived without a policy (never act unredacted); `invalid_argument`
+   *   when a user selector is not valid CSS.
+   */
+  redactor(): Redactor;
 }
 
 /**
- * A content operation. Args arrive already validated by the background for public ops; handlers still treat them
- * as untrusted shapes. Throw {@link OrielError} for expected failures; return JSON-serialisable values.
+ * A content operation. `args` arrive validated against the op's schema (shared/ops.ts). Throw {@link OrielError} for
+ * expected failures; return JSON-serialisable values.
  */
-export type ContentHandler = (args: Record<string, unknown>, ctx: ContentContext) => unknown;
+export type ContentHandler<N extends OpName = OpName> = (args: OpArgs<N>, ctx: ContentContext) => unknown;
+
+/** The table type: every content-site op may have a handler; `document` and `cancel` are answered by the entry. */
+export type ContentHandlers = { [N in OpName]?: ContentHandler<N> };

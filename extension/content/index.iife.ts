@@ -1,13 +1,17 @@
 // Content script entry (every frame, document_start): answers operations the background sends for this frame.
+// Each call is validated once here: the envelope (shared/call.ts) and the op's arguments (shared/ops.ts).
 // Counterpart: extension/background/frames.ts (sendToFrame).
-import { ContentRequestSchema, type ContentResponse } from '../../shared/protocol.js';
-import { errorData, toErrorData } from '../../shared/errors.js';
+import { ContentCallSchema, type ContentCall } from '../../shared/call.js';
+import { isOpName, OPS, parseOpArgs, type OpName } from '../../shared/ops.js';
+import type { ContentResponse } from '../../shared/protocol.js';
+import { errorData, orielError, toErrorData } from '../../shared/errors.js';
 import { currentRegistry } from './document.js';
-import type { ContentHandler } from './handlers.js';
+import type { ContentContext, ContentHandler, ContentHandlers } from './handlers.js';
 import { snapshotHandlers } from './snapshot/index.js';
 import { actionHandlers } from './actions/index.js';
+import { Redactor } from './redaction.js';
 
-const HANDLERS: Record<string, ContentHandler> = {
+const HANDLERS: ContentHandlers = {
   ...snapshotHandlers,
   ...actionHandlers,
   /** The document this frame shows: its id (handle namespace), URL and title. */
@@ -19,25 +23,40 @@ const inflight = new Map<number, AbortController>();
 
 async function answer(message: unknown): Promise<ContentResponse> {
   const registry = currentRegistry();
-  const parsed = ContentRequestSchema.safeParse(message);
+  const parsed = ContentCallSchema.safeParse(message);
   if (!parsed.success) return { ok: false, error: errorData('invalid_argument', 'malformed request to the content script'), document: registry.namespace };
-  const { op, args } = parsed.data;
+  const call: ContentCall = parsed.data;
+  const op = call.op;
+  if (!isOpName(op) || OPS[op].site !== 'content') return { ok: false, error: errorData('unsupported', `unknown page operation "${op.slice(0, 40)}"`), document: registry.namespace };
+  const args = parseOpArgs(op, call.args);
+  if (!args.ok) return { ok: false, error: errorData('invalid_argument', args.message), document: registry.namespace };
   if (op === 'cancel') {
-    inflight.get(Number(args.call))?.abort();
+    inflight.get(Number(args.args.call))?.abort();
     return { ok: true, value: null, document: registry.namespace };
   }
-  const handler = HANDLERS[op];
-  if (!handler) return { ok: false, error: errorData('unsupported', `unknown page operation "${op}"`), document: registry.namespace };
+  const handler = HANDLERS[op] as ContentHandler<OpName> | undefined;
+  if (!handler) return { ok: false, error: errorData('unsupported', `page operation "${op}" is not handled in this frame`), document: registry.namespace };
   const controller = new AbortController();
-  const call = typeof args.call === 'number' ? args.call : undefined;
-  if (call !== undefined) inflight.set(call, controller);
+  if (call.id !== 0) inflight.set(call.id, controller);
+  let redactor: Redactor | undefined;
+  const ctx: ContentContext = {
+    registry,
+    signal: controller.signal,
+    call: call.id,
+    ...(call.deadline !== undefined && { deadline: call.deadline }),
+    redactor() {
+      if (redactor) return redactor;
+      if (!call.redaction) throw orielError('internal', 'The call reached the page without the redaction policy; Oriel refuses to act without it.');
+      return (redactor = Redactor.fromPolicy(call.redaction));
+    },
+  };
   try {
-    const value = await handler(args, { registry, signal: controller.signal });
+    const value = await handler(args.args as never, ctx);
     return { ok: true, value, document: currentRegistry().namespace };
   } catch (err) {
     return { ok: false, error: toErrorData(err), document: currentRegistry().namespace };
   } finally {
-    if (call !== undefined) inflight.delete(call);
+    if (call.id !== 0) inflight.delete(call.id);
   }
 }
 

@@ -2,7 +2,7 @@
 // fields), which subtrees the user's selectors remove, and the redacted text and markup of an element. Actions read
 // the page only through this module; the snapshot walker (./snapshot/) is to use the same rule.
 import { orielError } from '../../shared/errors.js';
-import { RedactionPolicy } from '../../shared/ops.js';
+import type { RedactionPolicy } from '../../shared/ops.js';
 
 /**
  * `autocomplete` tokens whose fields are secret (https://html.spec.whatwg.org/multipage/form-control-infrastructure.html#autofill-field):
@@ -74,18 +74,6 @@ export class Redactor {
     readonly selectors: readonly string[],
     readonly valueLimit: number,
   ) {}
-
-  /**
-   * The policy the background attached to a call as `redaction` (never the agent). Every user selector must parse,
-   * or the call fails: acting unredacted is never the fallback. `optional` is for internal operations that may be
-   * called without a policy; they then apply the secret-field rule alone.
-   */
-  static fromArgs(raw: Record<string, unknown>, { optional = false }: { optional?: boolean } = {}): Redactor {
-    if (raw.redaction === undefined && optional) return new Redactor([], 200);
-    const parsed = RedactionPolicy.safeParse(raw.redaction);
-    if (!parsed.success) throw orielError('internal', 'The call reached the page without the redaction policy; Oriel refuses to act without it.');
-    return Redactor.fromPolicy(parsed.data);
-  }
 
   /** The policy from its parts (the snapshot walker has them as walk flags); invalid user selectors throw. */
   static fromPolicy(policy: RedactionPolicy): Redactor {

@@ -6,6 +6,7 @@ import type { HubToBrowser } from '../../shared/protocol.js';
 import { logger } from '../../broker/common/log.js';
 
 const quiet = { ...logger('test'), info: () => {}, warn: () => {}, debug: () => {} } as ReturnType<typeof logger>;
+const caller = { id: 'c1', name: 'test client' };
 const tab = { tab: 7, title: 'T', url: 'http://a.test/', origin: 'http://a.test', active: true };
 
 function fakeBrowser(instance = 'inst01') {
@@ -19,11 +20,13 @@ describe('Hub calls', () => {
     const hub = new Hub(quiet);
     const b = fakeBrowser();
     hub.attachBrowser(b.link, [tab]);
-    const p = hub.callPage(undefined, 'click', { handle: 'abcd.1' }, { timeoutMs: 5_000 });
+    const p = hub.callPage({ op: 'click', args: { handle: 'abcd.1' }, caller, deadline: Date.now() + 5_000 });
     await new Promise((r) => setTimeout(r, 0));
-    const [call] = b.calls();
-    expect(call).toMatchObject({ tab: 7, op: 'click', args: { handle: 'abcd.1' } });
-    hub.fromBrowser(b.link, { t: 'result', id: call!.id, ok: true, value: { done: 1 } });
+    const [frame] = b.calls();
+    // One envelope: the op's own arguments, and the call's facts beside them (who asks, what it needs, until when).
+    expect(frame!.call).toMatchObject({ tab: 7, op: 'click', args: { handle: 'abcd.1' }, session: 'inst01-7', client: caller, capability: 'act' });
+    expect(frame!.call.args).toEqual({ handle: 'abcd.1' });
+    hub.fromBrowser(b.link, { t: 'result', id: frame!.call.id, ok: true, value: { done: 1 } });
     await expect(p).resolves.toEqual({ done: 1 });
   });
 
@@ -32,7 +35,7 @@ describe('Hub calls', () => {
     const b = fakeBrowser();
     hub.attachBrowser(b.link, [tab]);
     const started = Date.now();
-    await expect(hub.callPage(undefined, 'wait_for', {}, { timeoutMs: 100 })).rejects.toMatchObject({ data: { code: 'timeout' } });
+    await expect(hub.callPage({ op: 'wait_for', args: {}, caller, deadline: Date.now() + 100 })).rejects.toMatchObject({ data: { code: 'timeout' } });
     expect(Date.now() - started).toBeLessThan(2_000);
     expect(b.sent.some((m) => m.t === 'cancel')).toBe(true);
   });
@@ -42,7 +45,7 @@ describe('Hub calls', () => {
     const b = fakeBrowser();
     hub.attachBrowser(b.link, [tab]);
     const ac = new AbortController();
-    const p = hub.callPage(undefined, 'click', {}, { timeoutMs: 10_000, signal: ac.signal });
+    const p = hub.callPage({ op: 'click', args: {}, caller, deadline: Date.now() + 10_000, signal: ac.signal });
     await new Promise((r) => setTimeout(r, 0));
     ac.abort();
     await expect(p).rejects.toMatchObject({ data: { code: 'cancelled' } });
@@ -53,8 +56,8 @@ describe('Hub calls', () => {
     const hub = new Hub(quiet);
     const b = fakeBrowser();
     hub.attachBrowser(b.link, [tab, { ...tab, tab: 8 }]);
-    const click = hub.callPage('inst01-7', 'click', {}, { timeoutMs: 10_000 });
-    const nav = hub.callPage('inst01-8', 'navigate', { url: 'http://a.test/next' }, { timeoutMs: 10_000 });
+    const click = hub.callPage({ session: 'inst01-7', op: 'click', args: {}, caller, deadline: Date.now() + 10_000 });
+    const nav = hub.callPage({ session: 'inst01-8', op: 'navigate', args: { url: 'http://a.test/next' }, caller, deadline: Date.now() + 10_000 });
     await new Promise((r) => setTimeout(r, 0));
     hub.detachBrowser(b.link);
     await expect(click).rejects.toMatchObject({ data: { code: 'browser_disconnected' } });
@@ -72,7 +75,7 @@ describe('Hub calls', () => {
     const b = fakeBrowser();
     hub.attachBrowser(b.link, [tab]);
     hub.detachBrowser(b.link);
-    await expect(hub.callPage('inst01-7', 'snapshot', {}, { timeoutMs: 1_000 })).rejects.toMatchObject({ data: { code: 'browser_disconnected' } });
+    await expect(hub.callPage({ session: 'inst01-7', op: 'snapshot', args: {}, caller, deadline: Date.now() + 1_000 })).rejects.toMatchObject({ data: { code: 'browser_disconnected' } });
   });
 
   it('ignores a result claimed by another browser', async () => {
@@ -81,9 +84,9 @@ describe('Hub calls', () => {
     const other = fakeBrowser('bbbb01');
     hub.attachBrowser(a.link, [tab]);
     hub.attachBrowser(other.link, []);
-    const p = hub.callPage(undefined, 'click', {}, { timeoutMs: 300 });
+    const p = hub.callPage({ op: 'click', args: {}, caller, deadline: Date.now() + 300 });
     await new Promise((r) => setTimeout(r, 0));
-    hub.fromBrowser(other.link, { t: 'result', id: a.calls()[0]!.id, ok: true, value: 'forged' });
+    hub.fromBrowser(other.link, { t: 'result', id: a.calls()[0]!.call.id, ok: true, value: 'forged' });
     await expect(p).rejects.toMatchObject({ data: { code: 'timeout' } });
   });
 });

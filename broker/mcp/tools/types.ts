@@ -1,11 +1,10 @@
 // The shape of an Oriel MCP tool definition and the narrow context its handler receives.
 import type { z } from 'zod';
-import type { OpName } from '../../../shared/ops.js';
+import type { Capability, PublicOpName } from '../../../shared/ops.js';
 
-/** Capability a tool needs on the page's origin (SPEC §8). */
-export type Capability = 'none' | 'read' | 'act' | 'exec';
+export type { Capability };
 
-/** MCP tool annotations, set truthfully (SPEC §4). */
+/** MCP tool annotations, set truthfully (docs/tools.md). */
 export interface ToolAnnotations {
   readOnlyHint: boolean;
   destructiveHint: boolean;
@@ -29,7 +28,7 @@ export interface SessionView {
 
 /** Options of one page call. */
 export interface PageCallOptions {
-  /** Deadline for the page side, in ms (clamped by the hub). */
+  /** Budget for the whole call, ms from now (clamped to the tool's maximum); the tool's default when omitted. */
   timeoutMs?: number;
 }
 
@@ -42,12 +41,12 @@ export interface ToolContext {
   /** Every session visible to this client. */
   listSessions(): SessionView[];
   /**
-   * Runs one page operation in the call's session (its `session` argument, resolved by SPEC §2: optional when exactly
-   * one exists), in order with the session's other calls, under the call's `document` guard if it gave one.
+   * Runs one page operation in the call's session (its `session` argument: optional when exactly one session exists),
+   * in order with the session's other calls, under the call's `document` guard if it gave one.
    * @throws OrielError: no_session, ambiguous_session, session_gone, stale_document, browser_disconnected, timeout,
    *   cancelled, or the page's own error.
    */
-  callPage(op: OpName | string, args: Record<string, unknown>, options?: PageCallOptions): Promise<unknown>;
+  callPage(op: PublicOpName, args: Record<string, unknown>, options?: PageCallOptions): Promise<unknown>;
 }
 
 /** What a handler returns: the structured result and its text rendering for the model. */

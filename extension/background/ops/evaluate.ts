@@ -1,9 +1,8 @@
 // The `evaluate` operation: one expression in the top frame's main world. Prefers userScripts.execute (runs a code
 // string regardless of the page's CSP, once the user allows it), else scripting.executeScript in the MAIN world
 // (whose eval obeys the CSP). MCP side: broker/mcp/tools/evaluate.ts.
-import { EvaluateArgs, type EvaluateResult } from '../../../shared/ops.js';
+import type { EvaluateArgs, EvaluateResult } from '../../../shared/ops.js';
 import { orielError, type OrielError } from '../../../shared/errors.js';
-import { readSettings } from '../../settings.js';
 
 const DEFAULT_MAX_CHARS = 20_000;
 const DEFAULT_TIMEOUT_MS = 10_000;
@@ -13,19 +12,12 @@ type Outcome =
   | { ok: true; type: string; json: string | null; truncated: boolean }
   | { ok: false; kind: 'throw' | 'serialize' | 'timeout' | 'csp'; name: string; message: string };
 
+/** Runs the expression; the consent stage (../pipeline/consent.ts) has checked the exec capability. */
 export async function evaluate(tab: number, raw: Record<string, unknown>): Promise<EvaluateResult> {
-  if (!(await readSettings()).allowEvaluate) {
-    throw orielError(
-      'operation_disabled',
-      'The user has not allowed agents to run JavaScript in their tabs. They can turn it on in Oriel\'s options ("Let agents run JavaScript in shared tabs"). To read the page use snapshot, extract or extract_rows instead.',
-    );
-  }
-  const { call: _call, ...rest } = raw;
-  const parsed = EvaluateArgs.safeParse(rest);
-  if (!parsed.success) throw orielError('invalid_argument', `Invalid arguments for evaluate: ${parsed.error.issues[0]?.message ?? 'wrong shape'}.`);
-  const { expression } = parsed.data;
-  const max = parsed.data.max_chars ?? DEFAULT_MAX_CHARS;
-  const timeoutMs = parsed.data.timeout_ms ?? DEFAULT_TIMEOUT_MS;
+  const args = raw as EvaluateArgs;
+  const { expression } = args;
+  const max = args.max_chars ?? DEFAULT_MAX_CHARS;
+  const timeoutMs = args.timeout_ms ?? DEFAULT_TIMEOUT_MS;
 
   const viaUserScripts = await tryUserScripts(tab, expression, max, timeoutMs);
   const outcome = viaUserScripts ?? (await viaScripting(tab, expression, max, timeoutMs));

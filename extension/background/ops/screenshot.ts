@@ -1,9 +1,9 @@
 // The `screenshot` operation: capture the visible tab, optionally crop to one element (its box from the content
 // script's element_rect), downscale and encode in the background with OffscreenCanvas. MCP side:
 // broker/mcp/tools/screenshot.ts.
-import { ScreenshotArgs, type ScreenshotResult } from '../../../shared/ops.js';
+import type { ScreenshotArgs, ScreenshotResult } from '../../../shared/ops.js';
 import { orielError } from '../../../shared/errors.js';
-import { frameOfDocument, sendToFrame } from '../frames.js';
+import { frameOfDocument, sendToFrame, type FrameCallOptions } from '../frames.js';
 
 const DEFAULT_MAX_WIDTH = 1280;
 const DEFAULT_QUALITY = 70;
@@ -19,11 +19,8 @@ interface ElementBox {
   viewport: { width: number; height: number };
 }
 
-export async function screenshot(tab: number, raw: Record<string, unknown>): Promise<ScreenshotResult> {
-  const { call: _call, ...rest } = raw;
-  const parsed = ScreenshotArgs.safeParse(rest);
-  if (!parsed.success) throw orielError('invalid_argument', `Invalid arguments for screenshot: ${parsed.error.issues[0]?.message ?? 'wrong shape'}.`);
-  const args = parsed.data;
+export async function screenshot(tab: number, raw: Record<string, unknown>, frameCall: FrameCallOptions): Promise<ScreenshotResult> {
+  const args = raw as ScreenshotArgs;
   if (args.handle !== undefined && args.selector !== undefined) throw orielError('invalid_argument', 'Give at most one of handle or selector.');
 
   let info: chrome.tabs.Tab;
@@ -38,7 +35,7 @@ export async function screenshot(tab: number, raw: Record<string, unknown>): Pro
       next: 'snapshot, or ask the user to show the tab',
     });
   }
-  const box = args.handle !== undefined || args.selector !== undefined ? await elementBox(tab, args.handle, args.selector) : undefined;
+  const box = args.handle !== undefined || args.selector !== undefined ? await elementBox(tab, args.handle, args.selector, frameCall) : undefined;
   const png = await capture(info.windowId);
   const bitmap = await createImageBitmap(png);
   try {
@@ -83,7 +80,7 @@ function clamp(v: number, lo: number, hi: number): number {
 }
 
 /** The element's box from the content script of its frame; only top-frame elements can be cropped from the tab. */
-async function elementBox(tab: number, handle: string | undefined, selector: string | undefined): Promise<ElementBox> {
+async function elementBox(tab: number, handle: string | undefined, selector: string | undefined, frameCall: FrameCallOptions): Promise<ElementBox> {
   let frameId = 0;
   if (handle !== undefined) {
     const found = await frameOfDocument(tab, handle.slice(0, handle.indexOf('.')));
@@ -91,7 +88,7 @@ async function elementBox(tab: number, handle: string | undefined, selector: str
     frameId = found;
   }
   if (frameId !== 0) throw orielError('unsupported', 'Element screenshots work for elements of the top frame; capture the whole tab instead (screenshot without handle).');
-  const reply = await sendToFrame(tab, frameId, 'element_rect', handle !== undefined ? { handle } : { selector: selector! });
+  const reply = await sendToFrame(tab, frameId, 'element_rect', handle !== undefined ? { handle } : { selector: selector! }, frameCall);
   return reply.value as ElementBox;
 }
 

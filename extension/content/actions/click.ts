@@ -4,15 +4,13 @@ import { ClickArgs, type ClickResult } from '../../../shared/ops.js';
 import type { ContentHandler } from '../handlers.js';
 import { nextTask } from './actionability.js';
 import { Redactor } from '../redaction.js';
-import { parseArgs } from './args.js';
 import { whenActionable, type ActPoint } from './ready.js';
 import { checkTarget } from './target.js';
 
 const DEFAULT_TIMEOUT_MS = 5000;
 
-export const click: ContentHandler = async (raw, ctx) => {
-  const redactor = Redactor.fromArgs(raw);
-  const args = parseArgs(ClickArgs, raw, 'click');
+export const click: ContentHandler<'click'> = async (args, ctx) => {
+  const redactor = ctx.redactor();
   checkTarget(args, 'the element to click');
   const watch = watchEffects();
   try {

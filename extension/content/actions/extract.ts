@@ -5,7 +5,6 @@ import { ExtractArgs, type ExtractResult } from '../../../shared/ops.js';
 import { orielError } from '../../../shared/errors.js';
 import type { ContentContext, ContentHandler } from '../handlers.js';
 import { Redactor } from '../redaction.js';
-import { parseArgs } from './args.js';
 import { ambiguousSelector, checkTarget, clip, lookupSelector, requireHandle, type TargetSpec } from './target.js';
 
 const DEFAULT_MAX_CHARS = 10_000;
@@ -18,9 +17,8 @@ const MARKUP_PROPERTIES = new Set(['innerHTML', 'outerHTML']);
  */
 const TEXT_PROPERTIES: Record<string, boolean> = { innerText: true, outerText: true, textContent: false, text: false };
 
-export const extract: ContentHandler = (raw, ctx) => {
-  const redactor = Redactor.fromArgs(raw);
-  const args = parseArgs(ExtractArgs, raw, 'extract');
+export const extract: ContentHandler<'extract'> = (args, ctx) => {
+  const redactor = ctx.redactor();
   checkTarget(args, 'the element to read');
   const what = args.what ?? 'text';
   if ((what === 'attribute' || what === 'property') && args.name === undefined) {

@@ -1,6 +1,6 @@
 // Action handlers (click, type, wait_for, extract, extract_rows, and the element rectangle screenshots crop by)
 // contributed to the content operation table.
-import type { ContentHandler } from '../handlers.js';
+import type { ContentHandlers } from '../handlers.js';
 import { click } from './click.js';
 import { extract } from './extract.js';
 import { elementRect } from './rect.js';
@@ -8,7 +8,7 @@ import { extractRows } from './rows.js';
 import { type } from './type.js';
 import { waitFor } from './wait.js';
 
-export const actionHandlers: Record<string, ContentHandler> = {
+export const actionHandlers: ContentHandlers = {
   click,
   type,
   wait_for: waitFor,

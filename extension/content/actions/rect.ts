@@ -3,18 +3,12 @@
 import { orielError } from '../../../shared/errors.js';
 import type { ContentHandler } from '../handlers.js';
 import { isVisible, nextFrame, scrollIntoViewIfNeeded } from './actionability.js';
-import { Redactor } from '../redaction.js';
 import { resolveForRead } from './extract.js';
 import { checkTarget } from './target.js';
 
-export const elementRect: ContentHandler = async (raw, ctx) => {
-  const spec = {
-    handle: typeof raw.handle === 'string' ? raw.handle : undefined,
-    selector: typeof raw.selector === 'string' ? raw.selector : undefined,
-  };
+export const elementRect: ContentHandler<'element_rect'> = async (spec, ctx) => {
   checkTarget(spec, 'the element to capture');
-  // The screenshot op calls this without the policy; with one, removed elements are not found by selector.
-  const el = resolveForRead(spec, ctx, Redactor.fromArgs(raw, { optional: true }));
+  const el = resolveForRead(spec, ctx, ctx.redactor());
   if (!isVisible(el)) throw orielError('not_actionable', 'The element is not visible, so there is nothing to capture.', { details: { reason: 'hidden' } });
   const handle = ctx.registry.handleFor(el);
   // Let the scroll paint before the background captures the visible tab.

@@ -4,7 +4,6 @@ import { ExtractRowsArgs, type ExtractRowsResult } from '../../../shared/ops.js'
 import { orielError } from '../../../shared/errors.js';
 import type { ContentHandler } from '../handlers.js';
 import { checkSelector, isSecretField, Redactor } from '../redaction.js';
-import { parseArgs } from './args.js';
 import { refuseRedacted, visibleText } from './extract.js';
 import { clip, requireHandle, selectAll } from './target.js';
 
@@ -15,9 +14,8 @@ const BUDGET = 60_000;
 
 type Row = Record<string, string | null>;
 
-export const extractRows: ContentHandler = (raw, ctx) => {
-  const redactor = Redactor.fromArgs(raw);
-  const args = parseArgs(ExtractRowsArgs, raw, 'extract_rows');
+export const extractRows: ContentHandler<'extract_rows'> = (args, ctx) => {
+  const redactor = ctx.redactor();
   const container = args.handle !== undefined ? requireHandle(args.handle, ctx) : undefined;
   if (container) refuseRedacted(container, redactor);
   if (!container && args.selector === undefined) {

@@ -4,7 +4,6 @@ import { TypeArgs, type TypeResult } from '../../../shared/ops.js';
 import { orielError } from '../../../shared/errors.js';
 import type { ContentHandler } from '../handlers.js';
 import { nextTask } from './actionability.js';
-import { parseArgs } from './args.js';
 import { watchEffects } from './click.js';
 import { changeEvent, inputEvent, key, setNativeValue } from './keyboard.js';
 import { Redactor } from '../redaction.js';
@@ -24,9 +23,8 @@ const PICKER_TYPES = new Set(['date', 'time', 'datetime-local', 'month', 'week',
 
 type Field = HTMLInputElement | HTMLTextAreaElement;
 
-export const type: ContentHandler = async (raw, ctx) => {
-  const redactor = Redactor.fromArgs(raw);
-  const args = parseArgs(TypeArgs, raw, 'type');
+export const type: ContentHandler<'type'> = async (args, ctx) => {
+  const redactor = ctx.redactor();
   checkTarget(args, 'the field to type into');
   const watch = watchEffects();
   try {

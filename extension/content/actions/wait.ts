@@ -5,7 +5,6 @@ import { orielError } from '../../../shared/errors.js';
 import type { ContentContext, ContentHandler } from '../handlers.js';
 import { Redactor } from '../redaction.js';
 import { isVisible } from './actionability.js';
-import { parseArgs } from './args.js';
 import { anyShadowRoot } from './shadow.js';
 import { clip, requireHandle, selectAll } from './target.js';
 import { findText } from './text.js';
@@ -19,9 +18,8 @@ const RECHECK_EVENTS = ['transitionend', 'transitioncancel', 'animationend', 'an
 /** A probe's verdict: done (with the element found, if any), or not yet. */
 type Probe = { done: true; element?: Element } | { done: false };
 
-export const waitFor: ContentHandler = async (raw, ctx) => {
-  const redactor = Redactor.fromArgs(raw);
-  const args = parseArgs(WaitForArgs, raw, 'wait_for');
+export const waitFor: ContentHandler<'wait_for'> = async (args, ctx) => {
+  const redactor = ctx.redactor();
   const given = [args.handle, args.selector, args.text].filter((v) => v !== undefined).length;
   if (given !== 1) throw orielError('invalid_argument', 'Give wait_for exactly one of "handle", "selector" or "text".');
   const state: State = args.state ?? 'visible';

@@ -3,7 +3,7 @@
 //   snapshot.hello {token}           → posts the token to the parent window, so the parent can place this frame
 //   snapshot.resolve {handle}        → { status, tag? } (diagnostics and tests)
 import type { WalkFlags } from '../../../shared/snapshot/index.js';
-import type { ContentHandler } from '../handlers.js';
+import type { ContentHandlers } from '../handlers.js';
 import { announceToParent, awaitTokens, frameRefOf, listenForChildFrames } from './frames.js';
 import { Walker } from './walk.js';
 
@@ -28,10 +28,10 @@ export function parseFlags(raw: unknown): WalkFlags {
   return flags;
 }
 
-export const snapshotHandlers: Record<string, ContentHandler> = {
+export const snapshotHandlers: ContentHandlers = {
   'snapshot.walk': async (args, ctx) => {
     const flags = parseFlags(args.flags);
-    const expect = Array.isArray(args.expect) ? args.expect.filter((t): t is string => typeof t === 'string') : [];
+    const expect = args.expect ?? [];
     await awaitTokens(expect, 300);
     const root = flags.root ? ctx.registry.require(flags.root) : document.documentElement;
     if (!root) return { document: ctx.registry.namespace, url: location.href, title: document.title, nodes: [], visited: 0, dropped: 0 };
@@ -39,8 +39,8 @@ export const snapshotHandlers: Record<string, ContentHandler> = {
   },
   /** What a handle names in this document now: `ok` with the element's tag, or why not (no_snapshot, unknown_handle, detached). */
   'snapshot.resolve': (args, ctx) => {
-    const r = ctx.registry.resolve(String(args.handle));
+    const r = ctx.registry.resolve(args.handle);
     return r.status === 'ok' ? { status: 'ok', tag: r.element.localName } : { status: r.status };
   },
-  'snapshot.hello': (args) => ({ sent: typeof args.token === 'string' && announceToParent(args.token) }),
+  'snapshot.hello': (args) => ({ sent: announceToParent(args.token) }),
 };

@@ -1,0 +1,123 @@
+// Pipeline stage 5: carry the call out — in the background for ops that need extension APIs (./../ops, snapshot), or
+// in the content script of the target frame with the user's redaction policy attached. A call whose frame commits a
+// new document meanwhile fails with stale_document (acting ops get a moment: the navigation may be their own doing).
+import { errorData, OrielError, orielError } from '../../../shared/errors.js';
+import { OPS } from '../../../shared/ops.js';
+import { listFrames, sendToFrame } from '../frames.js';
+import { snapshotTab } from '../snapshot.js';
+import { backgroundOps } from '../ops/index.js';
+import { cancelInFrames, trackCall, untrackCall } from './running.js';
+import { redactionOf, type CallState } from './types.js';
+
+/** Acting ops may cause the navigation themselves (a link, a submit): their answer gets this long to arrive, ms. */
+const OWN_NAVIGATION_GRACE_MS = 1_000;
+
+export async function dispatch(state: CallState): Promise<unknown> {
+  const { op, tab, args } = state;
+  const options = { call: state.call.id, redaction: redactionOf(state.settings), deadline: state.call.deadline };
+  if (OPS[op].site === 'background') {
+    if (op === 'snapshot') return snapshotTab(tab, args as never);
+    const run = backgroundOps[op];
+    if (!run) throw orielError('unsupported', `The background has no implementation of "${op}".`);
+    return run(tab, args, options);
+  }
+  const target = state.target!;
+  if (target.everyFrame) return endsWithDocument(waitInEveryFrame(state, options), tab, 0);
+  trackCall(state.call.id, tab, [target.frame]);
+  try {
+    const acts = OPS[op].capability === 'act';
+    return (await endsWithDocument(sendToFrame(tab, target.frame, op, args, options), tab, target.frame, acts ? OWN_NAVIGATION_GRACE_MS : 0)).value;
+  } finally {
+    untrackCall(state.call.id);
+  }
+}
+
+/**
+ * Settles as `work` does, unless frame `frameId` of `tab` commits a new document first: the call then fails with
+ * `stale_document` (its target's page is gone; what it would find in the new page is not what was asked for). For
+ * ops that act (`graceMs` > 0) the navigation may be their own doing, so their answer still wins if it comes soon.
+ */
+async function endsWithDocument<T>(work: Promise<T>, tab: number, frameId: number, graceMs = 0): Promise<T> {
+  let listener: ((d: { tabId: number; frameId: number }) => void) | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const gone = new Promise<never>((_, reject) => {
+    const fail = () => reject(new OrielError(errorData('stale_document', 'The page navigated while this call was under way; it was not carried out in the new page. Take a new snapshot.')));
+    listener = (d) => {
+      if (d.tabId !== tab || d.frameId !== frameId) return;
+      if (graceMs > 0) timer ??= setTimeout(fail, graceMs);
+      else fail();
+    };
+    chrome.webNavigation.onCommitted.addListener(listener);
+  });
+  try {
+    return await Promise.race([work, gone]);
+  } finally {
+    clearTimeout(timer);
+    if (listener) chrome.webNavigation.onCommitted.removeListener(listener);
+  }
+}
+
+/** Errors a frame gives when it cannot host the wait at all (no content script, mid-navigation): not an answer. */
+const UNREACHABLE = new Set(['unsupported', 'stale_document']);
+
+function isUnreachable(err: unknown): boolean {
+  return err instanceof OrielError && UNREACHABLE.has(err.data.code);
+}
+
+/**
+ * `wait_for` by selector or text looks in every frame of the tab, as the snapshot does. To appear (`visible`,
+ * `attached`) it is enough that one frame sees the target: the first frame to succeed answers and the others are
+ * cancelled. To go (`hidden`, `detached`) every frame must agree, since a frame that never had the target succeeds at
+ * once. Failing that, the top frame's error is the answer (or `timeout` when the top frame could not be asked).
+ * Frames that load after the call starts are not searched.
+ */
+async function waitInEveryFrame(state: CallState, options: Parameters<typeof sendToFrame>[4]): Promise<unknown> {
+  const { tab, args } = state;
+  const id = state.call.id;
+  const frames = (await listFrames(tab)).map((f) => f.frameId).sort((a, b) => a - b);
+  if (!frames.includes(0)) frames.unshift(0);
+  const going = args.state === 'hidden' || args.state === 'detached';
+  const entry = trackCall(id, tab, frames);
+  const cancelOthers = (except: number) => {
+    cancelInFrames(id, except);
+    entry.frames = [except];
+  };
+  try {
+    const outcomes = frames.map((frameId) =>
+      endsWithDocument(sendToFrame(tab, frameId, state.op, args, options), tab, frameId).then(
+        (reply) => ({ frameId, ok: true as const, value: reply.value }),
+        (err: unknown) => ({ frameId, ok: false as const, err }),
+      ),
+    );
+    if (!going) {
+      // The first success wins; the race ends early without waiting for the frames still waiting.
+      const first = await new Promise<{ frameId: number; value: unknown } | undefined>((resolve) => {
+        let left = outcomes.length;
+        for (const o of outcomes) {
+          void o.then((r) => {
+            if (r.ok) resolve({ frameId: r.frameId, value: r.value });
+            else if (--left === 0) resolve(undefined);
+          });
+        }
+      });
+      if (first) {
+        cancelOthers(first.frameId);
+        return first.value;
+      }
+    }
+    const settled = await Promise.all(outcomes);
+    const answered = settled.filter((r) => r.ok || !isUnreachable(r.err));
+    if (going && answered.length > 0 && answered.every((r) => r.ok)) {
+      const top = answered.find((r) => r.frameId === 0) ?? answered[0]!;
+      return top.ok ? top.value : undefined;
+    }
+    const topFailure = settled.find((r) => r.frameId === 0 && !r.ok);
+    if (topFailure && !topFailure.ok && !isUnreachable(topFailure.err)) throw topFailure.err;
+    const other = answered.find((r) => !r.ok);
+    if (other && !other.ok) throw other.err;
+    if (topFailure && !topFailure.ok) throw topFailure.err;
+    throw orielError('timeout', 'No frame of this tab could be searched. Take a snapshot to see the page as it is.', { next: 'snapshot' });
+  } finally {
+    untrackCall(id);
+  }
+}

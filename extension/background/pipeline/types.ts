@@ -1,0 +1,39 @@
+// The state one page call carries through the background's pipeline (./index.ts), stage by stage.
+import type { PageCall } from '../../../shared/call.js';
+import type { PublicOpName, RedactionPolicy } from '../../../shared/ops.js';
+import type { Settings } from '../../settings.js';
+
+/** The frames a call touches, as the target stage found them. */
+export interface CallTarget {
+  /** The frame the call acts in or reads first (0 = top frame). */
+  frame: number;
+  /** Origin (scheme://host:port, or "null" for opaque origins) of the document `frame` shows. */
+  origin: string;
+  /** True when the call reads every frame of the tab (snapshot, wait_for by selector or text). */
+  everyFrame: boolean;
+}
+
+/**
+ * One call in flight. Stages fill in what they learn; `dispatch` reads it. Everything here was validated on arrival:
+ * `args` against the op's schema, the envelope against shared/call.ts.
+ */
+export interface CallState {
+  readonly call: PageCall;
+  readonly op: PublicOpName;
+  readonly args: Record<string, unknown>;
+  readonly tab: number;
+  /** The user's settings, read once per call. */
+  readonly settings: Settings;
+  /** Aborted when the hub cancels the call. */
+  readonly signal: AbortSignal;
+  /** Set by the target stage. */
+  target?: CallTarget;
+}
+
+/** A stage: checks or enriches the call, or stops it by throwing OrielError. */
+export type Stage = (state: CallState) => Promise<void>;
+
+/** The redaction policy every content call of an agent's operation carries, from the user's settings. */
+export function redactionOf(settings: Settings): RedactionPolicy {
+  return { selectors: settings.redactSelectors, value_limit: settings.valueLimit };
+}

@@ -1,0 +1,73 @@
+// The one envelope every page call travels in: minted by the hub (broker/hub/hub.ts), carried to the background in a
+// `call` frame (shared/protocol.ts), and narrowed for the content script of one frame. Values that belong to the call
+// (its id, session, caller, document guard, deadline, capability, redaction policy) live here, never inside `args`,
+// which holds only the operation's own arguments (shared/ops.ts). Documented in docs/native-messaging.md.
+import { z } from 'zod';
+import { CapabilitySchema, OPS, RedactionPolicy, isOpName, type Capability, type OpName } from './ops.js';
+
+/** Who makes a call: the MCP client connection (its id is minted by the hub; its name is the client's `clientInfo.name`). */
+export const CallerSchema = z.object({
+  id: z.string().min(1).max(40),
+  name: z.string().max(200),
+});
+export type Caller = z.infer<typeof CallerSchema>;
+
+/** Longest operation name. */
+const OP_MAX = 40;
+
+/**
+ * A page call as the hub sends it to a browser (hub → native host → background).
+ * - `deadline`: absolute time (ms since the Unix epoch, this machine's clock) by which the answer must arrive. Set once
+ *   by the MCP side from the tool's default and maximum; everyone downstream only reads it.
+ * - `capability`: what the operation needs ({@link OPS}); the background checks it equals the op's own.
+ * - `document`: the caller's guard, the top document id it expects (`stale_document` otherwise).
+ */
+export const PageCallSchema = z.object({
+  id: z.number().int().nonnegative(),
+  op: z.string().max(OP_MAX),
+  args: z.record(z.string(), z.unknown()),
+  session: z.string().max(100),
+  tab: z.number().int(),
+  client: CallerSchema,
+  document: z.string().max(32).optional(),
+  deadline: z.number().int().nonnegative(),
+  capability: CapabilitySchema,
+});
+export type PageCall = z.infer<typeof PageCallSchema>;
+
+/**
+ * A call narrowed for one frame's content script (background → content). `redaction` is the user's policy, attached by
+ * the background from the options page; an agent can neither send nor weaken it.
+ */
+export const ContentCallSchema = z.object({
+  oriel: z.literal(2),
+  id: z.number().int(),
+  op: z.string().max(OP_MAX),
+  args: z.record(z.string(), z.unknown()),
+  redaction: RedactionPolicy.optional(),
+  deadline: z.number().int().nonnegative().optional(),
+});
+export type ContentCall = z.infer<typeof ContentCallSchema>;
+
+/** Version tag of {@link ContentCallSchema} messages. */
+export const CONTENT_WIRE = 2 as const;
+
+/** The capability `op` needs, from the one op map. */
+export function capabilityOf(op: OpName): Capability {
+  return OPS[op].capability;
+}
+
+/**
+ * Checks what the hub sent against the op map: the op must be public and its capability the op's own.
+ * @returns the op name, or why the call is refused.
+ */
+export function checkPageCall(call: PageCall): { ok: true; op: OpName } | { ok: false; message: string } {
+  if (!isOpName(call.op) || !OPS[call.op].public) return { ok: false, message: `Unknown page operation ${JSON.stringify(call.op.slice(0, OP_MAX))}.` };
+  if (OPS[call.op].capability !== call.capability) return { ok: false, message: `Operation ${call.op} needs ${OPS[call.op].capability}, not ${call.capability}.` };
+  return { ok: true, op: call.op };
+}
+
+/** Milliseconds left until `deadline` (never negative). */
+export function remainingMs(deadline: number, now = Date.now()): number {
+  return Math.max(0, deadline - now);
+}
