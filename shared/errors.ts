@@ -1,7 +1,8 @@
-// The one error vocabulary (SPEC §5), shared by extension and broker; errors cross every boundary as ErrorData.
+// The one error vocabulary, shared by extension and broker; errors cross every boundary as ErrorData. The error
+// table in docs/native-messaging.md is generated from ERROR_DEFAULTS (scripts/tools-doc.ts).
 import { z } from 'zod';
 
-/** Every error code Oriel can report (SPEC §5). */
+/** Every error code Oriel can report. */
 export const ERROR_CODES = [
   'no_session',
   'ambiguous_session',
@@ -46,34 +47,36 @@ export const ErrorDataSchema = z.object({
 export type ErrorData = z.infer<typeof ErrorDataSchema>;
 
 interface CodeDefaults {
+  /** What the code means, for the generated error table (docs/native-messaging.md). */
+  meaning: string;
   retryable: boolean;
   refresh_required: boolean;
-  next?: string;
+  next: string;
 }
 
-/** Per code: whether retrying can help, whether handles must be refreshed, and what to do next (SPEC §5). */
-const DEFAULTS: Record<ErrorCode, Required<CodeDefaults>> = {
-  no_session: { retryable: true, refresh_required: false, next: 'ask the user to share a tab from the Oriel popup, then list_sessions' },
-  ambiguous_session: { retryable: true, refresh_required: false, next: 'call again with one of the listed session ids' },
-  session_gone: { retryable: false, refresh_required: true, next: 'list_sessions' },
-  no_snapshot: { retryable: true, refresh_required: true, next: 'snapshot' },
-  unknown_handle: { retryable: false, refresh_required: true, next: 'snapshot' },
-  detached: { retryable: true, refresh_required: true, next: 'snapshot' },
-  stale_document: { retryable: true, refresh_required: true, next: 'snapshot' },
-  not_actionable: { retryable: true, refresh_required: false, next: 'wait_for, or snapshot to find another target' },
-  timeout: { retryable: true, refresh_required: false, next: 'snapshot to see the page as it is now, then retry with a longer timeout_ms' },
-  navigation_failed: { retryable: true, refresh_required: false, next: 'check the URL, then navigate again' },
-  permission_denied: { retryable: false, refresh_required: false, next: 'do without this value; snapshot shows what may be read' },
-  permission_timeout: { retryable: true, refresh_required: false, next: 'ask the user to answer the prompt in the Oriel popup, then retry' },
-  operation_disabled: { retryable: false, refresh_required: false, next: 'use another tool, or ask the user to allow it in Oriel\'s options' },
-  invalid_argument: { retryable: false, refresh_required: false, next: 'fix the arguments as the message says (see the tool description)' },
-  page_error: { retryable: false, refresh_required: false, next: 'fix the expression, or read the page with snapshot or extract' },
-  evaluate_unavailable: { retryable: false, refresh_required: false, next: 'ask the user to switch on what the message names, or use snapshot and extract' },
-  too_large: { retryable: false, refresh_required: false, next: 'narrow the request (a smaller max_chars, a root, a filter, fewer rows)' },
-  browser_disconnected: { retryable: true, refresh_required: true, next: 'list_sessions' },
-  cancelled: { retryable: true, refresh_required: false, next: 'call again if it is still needed' },
-  unsupported: { retryable: false, refresh_required: false, next: 'snapshot, or navigate to a web page' },
-  internal: { retryable: false, refresh_required: false, next: 'retry once; if it fails again, report it' },
+/** Per code: what it means, whether retrying can help, whether handles must be refreshed, and what to do next. */
+export const ERROR_DEFAULTS: Readonly<Record<ErrorCode, Readonly<CodeDefaults>>> = {
+  no_session: { meaning: 'no tab is shared, or there is no session with that id', retryable: true, refresh_required: false, next: 'ask the user to share a tab from the Oriel popup, then list_sessions' },
+  ambiguous_session: { meaning: 'several sessions exist and the call gave no `session`; the message and `details.sessions` name them all', retryable: true, refresh_required: false, next: 'call again with one of the listed session ids' },
+  session_gone: { meaning: 'the tab was unshared or closed', retryable: false, refresh_required: true, next: 'list_sessions' },
+  no_snapshot: { meaning: 'this document has issued no handles yet', retryable: true, refresh_required: true, next: 'snapshot' },
+  unknown_handle: { meaning: 'the handle was never issued by the document now in that tab', retryable: false, refresh_required: true, next: 'snapshot' },
+  detached: { meaning: 'the element the handle named was removed', retryable: true, refresh_required: true, next: 'snapshot' },
+  stale_document: { meaning: 'the tab shows another document than the call expected (guard, or a navigation during the call)', retryable: true, refresh_required: true, next: 'snapshot' },
+  not_actionable: { meaning: 'the target is hidden, disabled, covered (the message says by what) or not editable', retryable: true, refresh_required: false, next: 'wait_for, or snapshot to find another target' },
+  timeout: { meaning: "the call's deadline passed", retryable: true, refresh_required: false, next: 'snapshot to see the page as it is now, then retry with a longer timeout_ms' },
+  navigation_failed: { meaning: "the load failed; the message has the browser's reason", retryable: true, refresh_required: false, next: 'check the URL, then navigate again' },
+  permission_denied: { meaning: 'the user (or redaction) refused this read or action', retryable: false, refresh_required: false, next: 'do without this value; snapshot shows what may be read' },
+  permission_timeout: { meaning: 'the user did not answer the permission prompt in time', retryable: true, refresh_required: false, next: 'ask the user to answer the prompt in the Oriel popup, then retry' },
+  operation_disabled: { meaning: "the user's policy switched this tool or capability off", retryable: false, refresh_required: false, next: "use another tool, or ask the user to allow it in Oriel's options" },
+  invalid_argument: { meaning: 'the arguments failed validation (the message names which and why)', retryable: false, refresh_required: false, next: 'fix the arguments as the message says (see the tool description)' },
+  page_error: { meaning: "the page's own code threw; its message, bounded", retryable: false, refresh_required: false, next: 'fix the expression, or read the page with snapshot or extract' },
+  evaluate_unavailable: { meaning: 'code cannot run in this page; the message says what the user must switch on', retryable: false, refresh_required: false, next: 'ask the user to switch on what the message names, or use snapshot and extract' },
+  too_large: { meaning: 'a request or result is over its bound', retryable: false, refresh_required: false, next: 'narrow the request (a smaller max_chars, a root, a filter, fewer rows)' },
+  browser_disconnected: { meaning: 'the browser went away during the call; the call was not replayed', retryable: true, refresh_required: true, next: 'list_sessions' },
+  cancelled: { meaning: 'the client cancelled the request', retryable: true, refresh_required: false, next: 'call again if it is still needed' },
+  unsupported: { meaning: 'an operation this browser, frame or page cannot do', retryable: false, refresh_required: false, next: 'snapshot, or navigate to a web page' },
+  internal: { meaning: 'a bug in Oriel; the message never contains paths or tokens', retryable: false, refresh_required: false, next: 'retry once; if it fails again, report it' },
 };
 
 /** An error that carries {@link ErrorData}; thrown inside Oriel and turned into an `isError` tool result at the edge. */
@@ -91,7 +94,7 @@ export class OrielError extends Error {
 
 /** Builds {@link ErrorData} for `code`, filling `retryable`, `refresh_required` and `next` from the code's defaults. */
 export function errorData(code: ErrorCode, message: string, extra: Partial<Omit<ErrorData, 'code' | 'message'>> = {}): ErrorData {
-  const d = DEFAULTS[code];
+  const d = ERROR_DEFAULTS[code];
   return { code, message: message.slice(0, 4000), retryable: d.retryable, refresh_required: d.refresh_required, next: d.next, ...extra };
 }
 
@@ -112,7 +115,7 @@ export function toErrorData(err: unknown): ErrorData {
   return errorData('internal', scrubMessage(message).slice(0, 500));
 }
 
-/** Removes filesystem paths from a message so errors never leak them (SPEC §5). */
+/** Removes filesystem paths from a message so errors never leak them. */
 export function scrubMessage(message: string): string {
   return message.replace(/(?:[A-Za-z]:\\|\/)(?:[\w.-]+[\\/])+[\w.-]*/g, '<path>');
 }

@@ -49,7 +49,6 @@ function successResult(out: ToolOutput) {
 function clientNameOf(server: McpServer, envelope: Record<string, unknown> | undefined): string | undefined {
   const info = envelope?.[CLIENT_INFO_META_KEY] as { name?: unknown } | undefined;
   if (typeof info?.name === 'string') return info.name;
-  // eslint-disable-next-line @typescript-eslint/no-deprecated -- the 2025 eras carry clientInfo only on initialize.
   return server.server.getClientVersion()?.name;
 }
 

@@ -1,6 +1,6 @@
 // Who this browser profile is to the hub: product, version, a persistent random instance id, the extension id.
 import type { BrowserInfo } from '../../shared/protocol.js';
-import { mintNamespace } from '../content/registry.js';
+import { mintNamespace } from '../../shared/ids.js';
 
 /** Returns this profile's identity, minting the instance id on first use (kept in storage.local). */
 export async function browserIdentity(): Promise<BrowserInfo> {

@@ -6,7 +6,7 @@ import { startNative, sendTabs, post, isConnected } from './native.js';
 import { runCall, cancelCall } from './pipeline/index.js';
 import { isShared, onSharingChanged, reconcileSharing, setShared, sharedTabIds } from './sharing.js';
 import { forgetTab, sendToFrame } from './frames.js';
-import { PopupRequestSchema, type PopupState } from '../ui/messages.js';
+import { PopupRequestSchema, type PopupState } from '../popup-messages.js';
 
 chrome.tabs.onRemoved.addListener((tab) => {
   forgetTab(tab);

@@ -1,6 +1,8 @@
 // The per-document handle registry (SPEC §3), living in the content script's isolated world. Handles never sit
 // on page elements: the registry maps element → handle in a WeakMap and handle → element through WeakRefs.
 import { errorData, OrielError } from '../../shared/errors.js';
+import { mintNamespace } from '../../shared/ids.js';
+
 
 /** Outcome of resolving a handle: the element, or why there is none (SPEC §3). */
 export type Resolution =
@@ -8,16 +10,6 @@ export type Resolution =
   | { status: 'no_snapshot' }
   | { status: 'unknown_handle' }
   | { status: 'detached' };
-
-const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
-
-/** A random namespace of `length` characters from [a-z0-9] (first one a letter), from the platform CSPRNG. */
-export function mintNamespace(length = 8): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(length));
-  let out = '';
-  for (let i = 0; i < length; i++) out += ALPHABET[bytes[i]! % (i === 0 ? 26 : 36)];
-  return out;
-}
 
 /**
  * Handles of one document. A new document (navigation, reload, `document.open()`) gets a new registry and so a new

@@ -1,5 +1,5 @@
 // The toolbar popup: "Share this tab" for the current tab, and every web tab with its sharing switch.
-import type { PopupRequest, PopupState } from './messages.js';
+import type { PopupRequest, PopupState } from '../popup-messages.js';
 
 async function ask(request: PopupRequest): Promise<PopupState> {
   return (await chrome.runtime.sendMessage(request)) as PopupState;

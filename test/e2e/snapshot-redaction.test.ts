@@ -35,7 +35,9 @@ describe.each(BROWSERS)('redaction in %s', (kind) => {
     }
     // Arguments the tool does not define are refused outright, and the refusal quotes no page content.
     const refused = await s.tool('snapshot', hostileArgs, 'legacy');
-    if (refused.isError) expect(refused.error?.code).toBe('invalid_argument');
+    expect(refused.isError).toBe(true);
+    expect(refused.error?.code).toBe('invalid_argument');
+    for (const unknown of ['redact', 'redaction', 'valueLimit']) expect(refused.error?.message).toContain(`"${unknown}"`);
     for (const secret of SECRETS) expect(refused.text).not.toContain(secret);
     const text = strip(body(await s.snapshot({}, 'legacy')));
     for (const label of ['Password', 'New password', 'Current', 'Code', 'Card', 'Name on card']) {

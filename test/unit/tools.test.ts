@@ -5,7 +5,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { TOOLS } from '../../broker/mcp/tools/index.js';
-import { renderToolsDoc } from '../../scripts/tools-doc.js';
+import { ERROR_CODES } from '../../shared/errors.js';
+import { isOpName, OPS } from '../../shared/ops.js';
+import { renderToolsDoc, withErrorTable } from '../../scripts/tools-doc.js';
 
 /** Longest description a tool may have, in characters (a model reads every one on every turn). */
 const MAX_DESCRIPTION = 700;
@@ -45,5 +47,18 @@ describe('tool definitions', () => {
   it('docs/tools.md is generated from the current definitions', () => {
     const file = path.resolve(import.meta.dirname, '../../docs/tools.md');
     expect(readFileSync(file, 'utf8')).toBe(renderToolsDoc());
+  });
+
+  it('the error table of docs/native-messaging.md is generated from shared/errors.ts', () => {
+    const file = path.resolve(import.meta.dirname, '../../docs/native-messaging.md');
+    const doc = readFileSync(file, 'utf8');
+    expect(doc).toBe(withErrorTable(doc));
+    for (const code of ERROR_CODES) expect(doc).toContain(`| \`${code}\` |`);
+  });
+
+  it('each tool declares the capability of the operation it calls', () => {
+    for (const tool of TOOLS) {
+      if (isOpName(tool.name) && OPS[tool.name].public) expect(tool.capability, tool.name).toBe(OPS[tool.name].capability);
+    }
   });
 });

@@ -1,9 +1,8 @@
 // The `click` page operation: wait until the target is actionable, then dispatch the events of a person's mouse click
 // at its centre and report what was observed. MCP side: broker/mcp/tools (the lead's click tool).
-import { ClickArgs, type ClickResult } from '../../../shared/ops.js';
+import type { ClickResult } from '../../../shared/ops.js';
 import type { ContentHandler } from '../handlers.js';
 import { nextTask } from './actionability.js';
-import { Redactor } from '../redaction.js';
 import { whenActionable, type ActPoint } from './ready.js';
 import { checkTarget } from './target.js';
 

@@ -1,7 +1,7 @@
 // The `extract` page operation: one value from one element — its text, form value, an attribute or a live DOM
 // property — bounded, refused on redacted elements, and with redacted parts left out of an ancestor's text and markup.
 // MCP side: broker/mcp/tools/read.ts.
-import { ExtractArgs, type ExtractResult } from '../../../shared/ops.js';
+import type { ExtractResult } from '../../../shared/ops.js';
 import { orielError } from '../../../shared/errors.js';
 import type { ContentContext, ContentHandler } from '../handlers.js';
 import { Redactor } from '../redaction.js';

@@ -1,6 +1,6 @@
 // The `extract_rows` page operation: a list or table as records — rows by selector with per-column relative selectors,
 // or a table handle with columns named by its headers and rowspan/colspan resolved — bounded, with a cursor.
-import { ExtractRowsArgs, type ExtractRowsResult } from '../../../shared/ops.js';
+import type { ExtractRowsResult } from '../../../shared/ops.js';
 import { orielError } from '../../../shared/errors.js';
 import type { ContentHandler } from '../handlers.js';
 import { checkSelector, isSecretField, Redactor } from '../redaction.js';

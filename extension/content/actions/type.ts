@@ -1,6 +1,6 @@
 // The `type` page operation: fill an input, textarea, contenteditable or <select> as a person's keyboard would, so
 // framework-controlled fields (React, Vue, Angular) hold the value in their own state. MCP side: broker/mcp/tools/input.ts.
-import { TypeArgs, type TypeResult } from '../../../shared/ops.js';
+import type { TypeResult } from '../../../shared/ops.js';
 import { orielError } from '../../../shared/errors.js';
 import type { ContentHandler } from '../handlers.js';
 import { nextTask } from './actionability.js';

@@ -1,4 +1,4 @@
-// Messages between the extension's own pages (popup, options) and the background.
+// Messages between the extension's own pages (popup, options: extension/ui) and the background (extension/background/index.ts).
 import { z } from 'zod';
 
 export const PopupRequestSchema = z.discriminatedUnion('kind', [
