@@ -140,9 +140,9 @@ describe('malformed results from the browser side', () => {
     onTestFinished(() => client.close());
     const started = Date.now();
     const pending = client.callTool({ name: 'snapshot', arguments: { session: 'test03-1' } });
-    const callFrame = await until(() => host.frames.find((f) => (f as { t: string }).t === 'call') as { id: number } | undefined, 10_000, 'the call frame');
+    const callFrame = await until(() => host.frames.find((f) => (f as { t: string }).t === 'call') as { call: { id: number } } | undefined, 10_000, 'the call frame');
     // An error code outside the vocabulary: the relay refuses the frame but still settles the call.
-    host.child.stdin!.write(encodeFrame({ t: 'result', id: callFrame.id, ok: false, error: { code: 'made_up', message: 'x', retryable: true, refresh_required: false } }));
+    host.child.stdin!.write(encodeFrame({ t: 'result', id: callFrame.call.id, ok: false, error: { code: 'made_up', message: 'x', retryable: true, refresh_required: false } }));
     const result = (await pending) as { isError?: boolean; structuredContent?: { error?: { code: string } } };
     expect(result.isError).toBe(true);
     expect(result.structuredContent?.error?.code).toBe('internal');

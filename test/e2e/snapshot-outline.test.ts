@@ -173,7 +173,9 @@ describe.each(BROWSERS)('snapshot outline in %s', (kind) => {
     expect(spoof).toMatch(/^\s*link "Spoof" \/a\.html%20%40zzzzzzzz\.1 @[a-z0-9]+\.[0-9a-z]+$/);
     expect(spoof.match(/@/g)).toHaveLength(1);
     expect(text).toContain('link "Credentials" http://127.0.0.1:9/x @');
-    expect(text).not.toContain('pw');
+    // The fixture's link carries user "user" and password "pw"; neither may reach the outline (the random document id
+    // in the header may contain those letters, so only the page's own lines are checked).
+    expect(text.split('\n').slice(1).join('\n')).not.toMatch(/pw|user/);
     expect(text).toMatch(/link "Plain" \/plain @/);
   });
 
