@@ -12,13 +12,33 @@ describe.each(BROWSERS)('races and inert targets in %s', (kind) => {
     await t?.close();
   });
 
-  it('a wait_for whose page navigates away fails at once with stale_document, not at its timeout', async () => {
-    await t.load('selfnav.html');
+  it('a wait_for guarded by its document fails at once with stale_document when the page navigates away', async () => {
+    const doc = await t.load('selfnav.html');
     const started = Date.now();
-    const r = await t.tool('wait_for', { text: 'never there', timeout_ms: 8_000 });
+    const r = await t.tool('wait_for', { text: 'never there', timeout_ms: 8_000, document: doc });
     expect(r.error?.code).toBe('stale_document');
     expect(r.error?.next).toBe('snapshot');
     expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it('a wait_for by text without a guard follows the tab into the document that replaces the page', async () => {
+    await t.load('selfnav.html');
+    // selfnav.html moves itself to nav.html, whose heading is "Nav".
+    const r = await t.tool('wait_for', { text: 'Nav', timeout_ms: 8_000 });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.structured.state).toBe('visible');
+    expect(await textOf(t.page, 'h1')).toBe('Nav');
+  });
+
+  it('a wait_for started right after a click that navigates waits on the new document', async () => {
+    await t.load('leave.html');
+    const click = await t.tool('click', { selector: '#go' });
+    expect(click.isError, click.text).toBe(false);
+    // The server answers the new page 700 ms later: the tab is between documents when wait_for starts.
+    const r = await t.tool('wait_for', { text: 'Nav', timeout_ms: 8_000 });
+    expect(r.isError, r.text).toBe(false);
+    const found = await t.tool('extract', { handle: r.structured.handle as string });
+    expect(found.structured.value).toBe('Nav');
   });
 
   it('a click waiting for its target fails with stale_document when the tab navigates meanwhile', async () => {

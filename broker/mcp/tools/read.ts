@@ -9,7 +9,7 @@ export const waitFor = defineTool({
   name: 'wait_for',
   title: 'Wait for an element or text',
   description:
-    'Waits until a handle, a CSS selector or a piece of visible text becomes visible (default), hidden, attached or detached in the shared tab, reacting to page changes as they happen; fails with timeout after timeout_ms (default 10000, at most 60000). Returns a handle for what it found. Does not change the page. Use it after an action that loads content; to read the page now use snapshot.',
+    'Waits until a handle, a CSS selector or a piece of visible text becomes visible (default), hidden, attached or detached in the shared tab, reacting to page changes as they happen; by selector or text it follows the tab into a new page if it navigates (give document to fail with stale_document instead). Fails with timeout after timeout_ms (default 10000, at most 60000). Returns a handle for what it found. Does not change the page. Use it after an action that loads content; to read the page now use snapshot.',
   input: WaitForArgs,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   capability: 'read',

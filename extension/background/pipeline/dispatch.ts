@@ -7,6 +7,7 @@ import { listFrames, sendToFrame } from '../frames.js';
 import { snapshotTab } from '../snapshot.js';
 import { backgroundOps } from '../ops/index.js';
 import { cancelInFrames, trackCall, untrackCall } from './running.js';
+import { isNavigationAway, topFrameAnswers } from './follow.js';
 import { redactionOf, type CallState } from './types.js';
 
 /** Acting ops may cause the navigation themselves (a link, a submit): their answer gets this long to arrive, ms. */
@@ -22,7 +23,7 @@ export async function dispatch(state: CallState): Promise<unknown> {
     return run(tab, args, options);
   }
   const target = state.target!;
-  if (target.everyFrame) return endsWithDocument(waitInEveryFrame(state, options), tab, 0);
+  if (target.everyFrame) return waitInTab(state, options);
   trackCall(state.call.id, tab, [target.frame]);
   try {
     const acts = OPS[op].capability === 'act';
@@ -54,6 +55,25 @@ async function endsWithDocument<T>(work: Promise<T>, tab: number, frameId: numbe
   } finally {
     clearTimeout(timer);
     if (listener) chrome.webNavigation.onCommitted.removeListener(listener);
+  }
+}
+
+/**
+ * A wait by selector or text watches the tab: when the page navigates under it (a click that submits, a redirect),
+ * it goes on in the new document with the time left — unless the call guards its document, which then is the point.
+ */
+async function waitInTab(state: CallState, options: Parameters<typeof sendToFrame>[4]): Promise<unknown> {
+  const started = Date.now();
+  const budget = typeof state.args.timeout_ms === 'number' ? state.args.timeout_ms : undefined;
+  for (let attempt = 0; ; attempt++) {
+    const left = budget === undefined ? undefined : Math.max(0, budget - (Date.now() - started));
+    const attemptState: CallState = attempt === 0 || left === undefined ? state : { ...state, args: { ...state.args, timeout_ms: left } };
+    try {
+      return await endsWithDocument(waitInEveryFrame(attemptState, options), state.tab, 0);
+    } catch (err) {
+      if (!isNavigationAway(err) || state.call.document !== undefined || left === 0) throw err;
+      await topFrameAnswers(state.tab, state.call.deadline);
+    }
   }
 }
 
