@@ -3,7 +3,7 @@
 // tool end to end through `oriel mcp` over stdio (c); and on the 1k page the latency of click, type and extract.
 import type { Client } from '@modelcontextprotocol/client';
 import type { Page } from 'puppeteer-core';
-import { CHROMIUM_EXTENSION_ID } from '../shared/protocol.js';
+import { CHROMIUM_EXTENSION_ID } from '../shared/extension-ids.js';
 import { call, handleOf, launchRig, until, type Rig } from '../test/e2e/harness.js';
 import type { BenchApi, FloorRun, OrielRun } from './inpage.js';
 import { timedCall } from './mcp.js';

@@ -10,9 +10,6 @@ export const WIRE_VERSION = 2;
 /** Name of the native messaging host, as registered by `oriel install`. */
 export const NATIVE_HOST_NAME = 'dev.oriel.broker';
 
-/** Gecko add-on id of the Firefox build. */
-export const GECKO_ID = 'oriel@oriel.dev';
-
 /** One shared tab as the background reports it. */
 export const TabInfoSchema = z.object({
   tab: z.number().int().nonnegative(),
@@ -83,9 +80,6 @@ export const ContentResponseSchema = z.union([
   z.object({ ok: z.literal(false), error: ErrorDataSchema, document: z.string().max(32) }),
 ]);
 export type ContentResponse = z.infer<typeof ContentResponseSchema>;
-
-/** Chromium extension id, pinned by the manifest `key` (sha256 of the public key, first 32 hex digits mapped to a–p). */
-export const CHROMIUM_EXTENSION_ID = 'laboapblkabiilmjlpcbikpgdblpioce';
 
 /** Control requests on a `control` hub connection (used by `oriel status` and `oriel doctor`), one frame each way. */
 export const ControlRequestSchema = z.object({ t: z.literal('status') });

@@ -2,13 +2,13 @@
 // for each broken link, names it and the fix.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { CHROMIUM_EXTENSION_ID, GECKO_ID } from '../../shared/protocol.js';
+import { describeExtensionId, knownExtensionId } from '../../shared/extension-ids.js';
 import { hubSocketPath } from '../common/paths.js';
 import { BROWSER_NAMES, browserTarget, profileTarget, selectTargets, type BrowserFamily, type BrowserName, type Target, type TargetSelection } from './browsers.js';
 import { SetupError, type SetupContext } from './context.js';
 import { queryHubStatus } from './control.js';
 import { parseLauncherIds, runLauncherCheck } from './launcher.js';
-import { chromiumOrigin, idFamily, inspectHostManifest, type ManifestInspection } from './manifests.js';
+import { chromiumOrigin, idFamily, inspectHostManifest, knownIds, type ManifestInspection } from './manifests.js';
 import { readInstallRecord, type InstallRecord } from './record.js';
 import { parseRegDefault, regQueryArgs } from './registry.js';
 import { formatUptime, HUB_STARTS_ON_DEMAND, uptimeMs } from './status.js';
@@ -38,7 +38,7 @@ function fail(check: string, detail: string, fix: string): DoctorCheck {
   return { check, ok: false, detail, fix };
 }
 
-/** Ids that must be allowed per family: the `--extension-id` ones of that family, else Oriel's own. */
+/** Ids that must be allowed per family: the `--extension-id` ones of that family, else Oriel's own (development and store). */
 function requiredIds(extra: readonly string[]): Record<BrowserFamily, string[]> {
   const ids: Record<BrowserFamily, string[]> = { chromium: [], firefox: [] };
   for (const id of extra) {
@@ -46,8 +46,9 @@ function requiredIds(extra: readonly string[]): Record<BrowserFamily, string[]> 
     if (!family) throw new SetupError(`"${id}" is not an extension id (Chromium: 32 letters a–p; Firefox: name@example or {GUID})`);
     ids[family].push(id);
   }
-  if (ids.chromium.length === 0) ids.chromium.push(CHROMIUM_EXTENSION_ID);
-  if (ids.firefox.length === 0) ids.firefox.push(GECKO_ID);
+  const known = knownIds();
+  if (ids.chromium.length === 0) ids.chromium.push(...known.chromium);
+  if (ids.firefox.length === 0) ids.firefox.push(...known.firefox);
   return ids;
 }
 
@@ -109,7 +110,7 @@ async function lookAtManifest(target: Target, required: string[], ctx: SetupCont
 
 function extensionIdCheck(look: ManifestLook, required: string[]): DoctorCheck {
   const name = `extension-id:${look.target.id}`;
-  const extra = (ids: string[]) => ids.filter((id) => id !== CHROMIUM_EXTENSION_ID && id !== GECKO_ID).map((id) => ` --extension-id ${id}`).join('');
+  const extra = (ids: string[]) => ids.filter((id) => !knownExtensionId(id)).map((id) => ` --extension-id ${id}`).join('');
   if (!look.inspection?.listReadable) {
     return fail(name, 'cannot be checked until the host manifest is fixed', installCommand(look.target, extra(required)));
   }
@@ -176,7 +177,7 @@ async function hubChecks(options: DoctorOptions, ctx: SetupContext): Promise<Doc
   const connected = status.browsers.filter((b) => b.connected);
   checks.push(
     connected.length
-      ? pass('browsers', `${connected.length} connected: ${connected.map((b) => `${b.name} ${b.version}`).join(', ')}`)
+      ? pass('browsers', `${connected.length} connected: ${connected.map((b) => `${b.name} ${b.version}, extension ${describeExtensionId(b.extension_id)}`).join('; ')}`)
       : fail('browsers', 'no browser is connected to the hub', FIX_BROWSER),
   );
   checks.push(status.sessions.length ? pass('sessions', `${status.sessions.length} shared tab(s)`) : fail('sessions', 'no tab is shared', FIX_SESSION));

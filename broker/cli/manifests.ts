@@ -3,7 +3,8 @@
 // and https://developer.mozilla.org/en-US/docs/Mozilla/Add-ons/WebExtensions/Native_manifests
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { CHROMIUM_EXTENSION_ID, GECKO_ID, NATIVE_HOST_NAME } from '../../shared/protocol.js';
+import { KNOWN_EXTENSION_IDS } from '../../shared/extension-ids.js';
+import { NATIVE_HOST_NAME } from '../../shared/protocol.js';
 import type { BrowserFamily } from './browsers.js';
 import { SetupError } from './context.js';
 
@@ -35,13 +36,20 @@ export function idFamily(id: string): BrowserFamily | undefined {
   return undefined;
 }
 
+/** Oriel's own ids per family: the development builds' and the stores' ({@link KNOWN_EXTENSION_IDS}). */
+export function knownIds(): ExtensionIds {
+  const ids: ExtensionIds = { chromium: [], firefox: [] };
+  for (const k of KNOWN_EXTENSION_IDS) ids[k.family].push(k.id);
+  return ids;
+}
+
 /**
- * The ids to allow: Oriel's own ({@link CHROMIUM_EXTENSION_ID}, {@link GECKO_ID}) plus each `--extension-id`, sorted
- * into its family.
+ * The ids to allow: Oriel's own ({@link knownIds}: development and store builds) plus each `--extension-id` (a
+ * self-hosted or enterprise build), sorted into its family.
  * @throws SetupError for an id that is neither a Chromium nor a Gecko id.
  */
 export function extensionIds(extra: readonly string[] = []): ExtensionIds {
-  const ids: ExtensionIds = { chromium: [CHROMIUM_EXTENSION_ID], firefox: [GECKO_ID] };
+  const ids = knownIds();
   for (const raw of extra) {
     const id = raw.trim();
     const family = idFamily(id);

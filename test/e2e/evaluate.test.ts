@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM_EXTENSION_ID } from '../../shared/protocol.js';
+import { CHROMIUM_EXTENSION_ID } from '../../shared/extension-ids.js';
 import { BROWSERS, FIXTURES, USER_SCRIPTS_PREFS, call, launchRig, serveFixtures, until, type Rig } from './harness.js';
 
 /** What hardened sites send: scripts from their own origin only, so eval and new Function are refused. */

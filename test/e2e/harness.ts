@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { CHROMIUM_EXTENSION_ID, GECKO_ID } from '../../shared/protocol.js';
+import { CHROMIUM_EXTENSION_ID, GECKO_ID } from '../../shared/extension-ids.js';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 export const CLI = path.join(ROOT, 'dist/broker/oriel.mjs');

@@ -7,7 +7,8 @@ import { mkdtempSync, rmSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { encodeFrame, FrameDecoder, INBOUND_MAX_BYTES } from '../../shared/framing.js';
-import { CHROMIUM_EXTENSION_ID, WIRE_VERSION } from '../../shared/protocol.js';
+import { CHROMIUM_EXTENSION_ID } from '../../shared/extension-ids.js';
+import { WIRE_VERSION } from '../../shared/protocol.js';
 import { CLI, ensureBuilt, until } from './harness.js';
 
 const ORIGIN = `chrome-extension://${CHROMIUM_EXTENSION_ID}/`;

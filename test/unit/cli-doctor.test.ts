@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { hubSocketPath } from '../../broker/common/paths.js';
 import { judgeOutput } from '../../broker/cli/launcher.js';
 import { encodeFrame } from '../../shared/framing.js';
-import { CHROMIUM_EXTENSION_ID } from '../../shared/protocol.js';
+import { CHROME_WEB_STORE_ID, CHROMIUM_EXTENSION_ID, GECKO_ID } from '../../shared/extension-ids.js';
 import { hubStatus, runCli, startFakeHub, tempMachine, writeExecutable, type FakeHub, type TempMachine } from './cli-fixtures.js';
 
 interface Check {
@@ -149,9 +149,41 @@ describe('oriel doctor', () => {
     expect(find(checks, 'manifest:chromium-profile').ok).toBe(true);
     const ext = find(checks, 'extension-id:chromium-profile');
     expect(ext.ok).toBe(false);
-    expect(ext.detail).toBe(`the host manifest does not allow chrome-extension://${CHROMIUM_EXTENSION_ID}/`);
+    expect(ext.detail).toBe(`the host manifest does not allow chrome-extension://${CHROMIUM_EXTENSION_ID}/, chrome-extension://${CHROME_WEB_STORE_ID}/`);
     expect(ext.fix).toBe(`run \`oriel install --chromium-profile ${JSON.stringify(profile)}\``);
     expect(code).toBe(1);
+  });
+
+  it('names a manifest that allows the development id but not the store id (an install from before the store)', async () => {
+    machine = tempMachine();
+    const profile = await installProfile();
+    const file = path.join(profile, 'NativeMessagingHosts', 'dev.oriel.broker.json');
+    const m = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    writeFileSync(file, JSON.stringify({ ...m, allowed_origins: [`chrome-extension://${CHROMIUM_EXTENSION_ID}/`] }));
+    const ext = find((await doctor(['--chromium-profile', profile])).checks, 'extension-id:chromium-profile');
+    expect(ext).toMatchObject({ ok: false, detail: `the host manifest does not allow chrome-extension://${CHROME_WEB_STORE_ID}/` });
+    // Oriel's own ids need no --extension-id: a plain install writes them.
+    expect(ext.fix).toBe(`run \`oriel install --chromium-profile ${JSON.stringify(profile)}\``);
+  });
+
+  it('names the id of each connected extension and the build it belongs to', async () => {
+    machine = tempMachine();
+    await installProfile();
+    const status = hubStatus(4, 1);
+    const ids = [CHROMIUM_EXTENSION_ID, CHROME_WEB_STORE_ID, GECKO_ID, 'abcdefghijklmnopabcdefghijklmnop'];
+    status.browsers.forEach((b, i) => (b.extension_id = ids[i]!));
+    hub = await startFakeHub(hubSocketPath(machine.ctx.dirs), status);
+    const browsers = find((await doctor()).checks, 'browsers');
+    expect(browsers.ok).toBe(true);
+    expect(browsers.detail).toBe(
+      '4 connected: ' +
+        [
+          `chromium 156.0.1, extension ${CHROMIUM_EXTENSION_ID} (the unpacked development build)`,
+          `chromium 156.0.1, extension ${CHROME_WEB_STORE_ID} (the Chrome Web Store build)`,
+          `chromium 156.0.1, extension ${GECKO_ID} (the unpacked development build or the addons.mozilla.org build)`,
+          'chromium 156.0.1, extension abcdefghijklmnopabcdefghijklmnop (a build allowed with --extension-id)',
+        ].join('; '),
+    );
   });
 
   it('with --extension-id, requires that id and says how to add it', async () => {

@@ -4,10 +4,13 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'no
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FrameDecoder } from '../../shared/framing.js';
-import { CHROMIUM_EXTENSION_ID, GECKO_ID } from '../../shared/protocol.js';
+import { CHROME_WEB_STORE_ID, CHROMIUM_EXTENSION_ID, GECKO_ID } from '../../shared/extension-ids.js';
 import { runCli, tempMachine, treeOf, writeExecutable, type TempMachine } from './cli-fixtures.js';
 
 const ORIGIN = `chrome-extension://${CHROMIUM_EXTENSION_ID}/`;
+const STORE_ORIGIN = `chrome-extension://${CHROME_WEB_STORE_ID}/`;
+/** Oriel's own Chromium ids as the launcher lists them: the pinned development id, then the store's. */
+const OWN_CHROMIUM = `${CHROMIUM_EXTENSION_ID},${CHROME_WEB_STORE_ID}`;
 const EXTRA_ID = 'abcdefghijklmnopabcdefghijklmnop';
 
 let machine: TempMachine;
@@ -31,7 +34,7 @@ describe('oriel install (Linux)', () => {
       description: 'Oriel broker: lets MCP agents work in the tabs you share',
       path: launcher,
       type: 'stdio',
-      allowed_origins: [ORIGIN],
+      allowed_origins: [ORIGIN, STORE_ORIGIN],
     });
     expect(readJson(path.join(ctx.home, '.mozilla', 'native-messaging-hosts', 'dev.oriel.broker.json'))).toStrictEqual({
       name: 'dev.oriel.broker',
@@ -42,7 +45,7 @@ describe('oriel install (Linux)', () => {
     });
     expect(statSync(launcher).mode & 0o777).toBe(0o755);
     expect(readFileSync(launcher, 'utf8')).toContain(
-      `exec '${process.execPath}' '${path.join(root, "oriel'\\''s build", 'oriel.mjs')}' native-host --allowed-ids '${CHROMIUM_EXTENSION_ID},${GECKO_ID}' -- "$@"`,
+      `exec '${process.execPath}' '${path.join(root, "oriel'\\''s build", 'oriel.mjs')}' native-host --allowed-ids '${OWN_CHROMIUM},${GECKO_ID}' -- "$@"`,
     );
     expect(run.out).toContain('Registered native host for: Chromium profile');
     expect(run.out).toContain('Firefox');
@@ -58,11 +61,11 @@ describe('oriel install (Linux)', () => {
       input: '',
     });
     expect(launched.status).toBe(0);
-    expect(readJson(argvFile)).toStrictEqual(['native-host', '--allowed-ids', `${CHROMIUM_EXTENSION_ID},${EXTRA_ID},${GECKO_ID}`, '--', ORIGIN, '--parent-window=0']);
+    expect(readJson(argvFile)).toStrictEqual(['native-host', '--allowed-ids', `${OWN_CHROMIUM},${EXTRA_ID},${GECKO_ID}`, '--', ORIGIN, '--parent-window=0']);
     const frames = new FrameDecoder().push(launched.stdout);
     expect(frames).toEqual([expect.objectContaining({ kind: 'frame', value: { t: 'check', ok: true, version: '9.9.9-test' } })]);
     const manifest = readJson(path.join(ctx.home, '.config', 'chromium', 'NativeMessagingHosts', 'dev.oriel.broker.json')) as { allowed_origins: string[] };
-    expect(manifest.allowed_origins).toStrictEqual([ORIGIN, `chrome-extension://${EXTRA_ID}/`]);
+    expect(manifest.allowed_origins).toStrictEqual([ORIGIN, STORE_ORIGIN, `chrome-extension://${EXTRA_ID}/`]);
   });
 
   it('records every file it wrote and every folder it created in install.json', async () => {
@@ -172,7 +175,7 @@ describe('oriel install (Linux)', () => {
     await runCli(ctx, ['install', '--chromium-profile', path.join(root, 'p'), '--extension-id', EXTRA_ID]);
     const record = readJson(path.join(ctx.dirs.data, 'install.json')) as { targets: Array<{ id: string }> };
     expect(record.targets.map((t) => t.id).sort()).toStrictEqual(['chromium-profile', 'firefox']);
-    expect(readFileSync(path.join(ctx.dirs.data, 'native-host'), 'utf8')).toContain(`--allowed-ids '${CHROMIUM_EXTENSION_ID},${EXTRA_ID},${GECKO_ID}'`);
+    expect(readFileSync(path.join(ctx.dirs.data, 'native-host'), 'utf8')).toContain(`--allowed-ids '${OWN_CHROMIUM},${EXTRA_ID},${GECKO_ID}'`);
   });
 });
 
@@ -280,7 +283,7 @@ describe('Windows registration (commands recorded, not run)', () => {
     expect((readJson(firefoxManifest) as { allowed_extensions: string[] }).allowed_extensions).toStrictEqual([GECKO_ID]);
     const cmd = readFileSync(launcher, 'utf8');
     expect(cmd.startsWith('@echo off\r\n')).toBe(true);
-    expect(cmd).toContain(`"${process.execPath}" "${ctx.cliPath}" native-host --allowed-ids "${CHROMIUM_EXTENSION_ID},${GECKO_ID}" -- %*\r\n`);
+    expect(cmd).toContain(`"${process.execPath}" "${ctx.cliPath}" native-host --allowed-ids "${OWN_CHROMIUM},${GECKO_ID}" -- %*\r\n`);
 
     machine.regCalls.length = 0;
     await runCli(ctx, ['uninstall']);
