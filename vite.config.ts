@@ -2,6 +2,7 @@
 import { defineConfig } from 'vite';
 import { crx } from '@crxjs/vite-plugin';
 import base from './manifest.json' with { type: 'json' };
+import { stripZodJitPlugin } from './scripts/strip-zod-jit.js';
 
 const browser = process.env.ORIEL_BROWSER === 'firefox' ? 'firefox' : 'chrome';
 
@@ -30,7 +31,7 @@ function manifestFor(target: 'chrome' | 'firefox') {
 }
 
 export default defineConfig({
-  plugins: [crx({ manifest: manifestFor(browser) as never, browser })],
+  plugins: [crx({ manifest: manifestFor(browser) as never, browser }), stripZodJitPlugin()],
   build: {
     outDir: `dist/${browser}`,
     emptyOutDir: true,

@@ -1,5 +1,6 @@
-// Builds everything: the extension for Chromium and Firefox (dist/chrome, dist/firefox, plus .zip for store upload)
-// and the broker CLI bundle (dist/broker/oriel.mjs). Usage: npm run build [-- --only broker|extension]
+// Builds everything: the extension for Chromium and Firefox — unpacked in dist/chrome and dist/firefox (development and
+// tests), and the store uploads dist/oriel-chrome.zip and dist/oriel-firefox.zip — and the broker CLI bundle
+// (dist/broker/oriel.mjs). Usage: npm run build [-- --only broker|extension]. Checked by test/unit/store-package.test.ts.
 import { build as esbuild } from 'esbuild';
 import { build as viteBuild } from 'vite';
 import { zipSync } from 'fflate';
@@ -18,11 +19,23 @@ function filesUnder(dir: string, base = dir, out: Record<string, Uint8Array> = {
   return out;
 }
 
+/**
+ * The store upload's files: the unpacked build's, except that the Chromium manifest loses its `key`. The key pins the
+ * development id (shared/extension-ids.ts); the Chrome Web Store refuses a manifest with one and assigns its own id.
+ * The Firefox upload keeps its gecko id, which addons.mozilla.org uses as the listing's id.
+ */
+function storeFiles(browser: 'chrome' | 'firefox', files: Record<string, Uint8Array>): Record<string, Uint8Array> {
+  if (browser === 'firefox') return files;
+  const manifest = JSON.parse(new TextDecoder().decode(files['manifest.json'])) as Record<string, unknown>;
+  delete manifest.key;
+  return { ...files, 'manifest.json': new TextEncoder().encode(JSON.stringify(manifest, null, 2)) };
+}
+
 async function buildExtension(browser: 'chrome' | 'firefox'): Promise<void> {
   process.env.ORIEL_BROWSER = browser;
   await viteBuild({ configFile: path.join(root, 'vite.config.ts'), root, logLevel: 'warn' });
   const dir = path.join(root, 'dist', browser);
-  writeFileSync(path.join(root, 'dist', `oriel-${browser}.zip`), zipSync(filesUnder(dir)));
+  writeFileSync(path.join(root, 'dist', `oriel-${browser}.zip`), zipSync(storeFiles(browser, filesUnder(dir))));
 }
 
 async function buildBroker(): Promise<void> {

@@ -1,6 +1,7 @@
 // Background entry (service worker in Chromium, event page in Firefox): reconciles state, keeps the native port,
 // tracks shared tabs and answers the popup. Everything registers synchronously at top level so a restarted worker
 // hears the event that woke it.
+import '../zod-jitless.js'; // first: zod must be jitless before any schema is built
 import { browserIdentity } from './identity.js';
 import { startNative, sendTabs, post, isConnected } from './native.js';
 import { runCall, cancelCall } from './pipeline/index.js';

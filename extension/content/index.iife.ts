@@ -1,6 +1,7 @@
 // Content script entry (every frame, document_start): answers operations the background sends for this frame.
 // Each call is validated once here: the envelope (shared/call.ts) and the op's arguments (shared/ops.ts).
 // Counterpart: extension/background/frames.ts (sendToFrame).
+import '../zod-jitless.js'; // first: zod must be jitless before any schema is built
 import { ContentCallSchema, type ContentCall } from '../../shared/call.js';
 import { isOpName, OPS, parseOpArgs, type OpName } from '../../shared/ops.js';
 import type { ContentResponse } from '../../shared/protocol.js';

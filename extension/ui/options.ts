@@ -1,5 +1,6 @@
 // The options page: the user's redaction selectors and value limit. An invalid selector is refused here, and a
 // snapshot refuses to run with one rather than show unredacted content.
+import '../zod-jitless.js'; // first: zod must be jitless before any schema is built
 import { DEFAULT_SETTINGS, MAX_REDACT_SELECTORS, MAX_SELECTOR_CHARS, readSettings, writeSettings } from '../settings.js';
 
 const selectors = document.getElementById('selectors') as HTMLTextAreaElement;

@@ -71,18 +71,35 @@ function pageError(o: { kind: string; name: string; message: string }): OrielErr
 }
 
 /**
- * Runs in the page: awaits the thunk (bounded by `timeoutMs`), then serialises the value to JSON of at most `max`
- * characters. Self-contained: it is injected by source.
+ * Runs in the page: takes the expression's thunk — `given` on the user-script path, where the expression is already
+ * code; else compiled here from `expression` with the Function constructor, which the page's CSP may forbid (reported
+ * as `csp`) — awaits it (bounded by `timeoutMs`), then serialises the value to JSON of at most `max` characters.
+ * Self-contained: scripting.executeScript injects it as `func`, the user-script path by source. The Function
+ * constructor here is the only one Oriel ships, and runs only once the user turned `evaluate` on (docs/install.md).
  */
-function runInPage(thunk: () => unknown, max: number, timeoutMs: number): Promise<Outcome> {
+function runInPage(given: (() => unknown) | null, expression: string, max: number, timeoutMs: number): Promise<Outcome> {
   const describe = (e: unknown) => ({
     name: String((e as { name?: unknown } | null)?.name ?? 'Error').slice(0, 100),
     message: String((e as { message?: unknown } | null)?.message ?? e).slice(0, 2000),
   });
+  let thunk = given;
+  if (!thunk) {
+    try {
+      thunk = new Function(`return (\n${expression}\n);`) as () => unknown;
+    } catch (e) {
+      const { name, message } = describe(e);
+      // CSP refusals are EvalError in Chromium and Firefox ("call to Function() blocked by CSP").
+      if (name === 'EvalError' || /Content Security Policy|unsafe-eval|blocked by CSP/i.test(message)) {
+        return Promise.resolve({ ok: false, kind: 'csp', name, message: message.slice(0, 500) });
+      }
+      return Promise.resolve({ ok: false, kind: 'throw', name, message });
+    }
+  }
+  const run = thunk;
   return new Promise<unknown>((resolve, reject) => {
     const timer = setTimeout(() => reject(Object.assign(new Error(`Waited ${timeoutMs} ms.`), { oriel: 'timeout' })), timeoutMs);
     Promise.resolve()
-      .then(thunk)
+      .then(run)
       .then(
         (v) => {
           clearTimeout(timer);
@@ -113,35 +130,13 @@ function runInPage(thunk: () => unknown, max: number, timeoutMs: number): Promis
   );
 }
 
-/**
- * Runs in the page through scripting.executeScript: compiles the expression with the Function constructor, which
- * the page's CSP may forbid (reported as `csp`).
- */
-function compileAndRun(expression: string, max: number, timeoutMs: number, runnerSource: string): Promise<Outcome> {
-  let thunk: () => unknown;
-  let runner: typeof runInPage;
-  try {
-    runner = (0, eval)(`(${runnerSource})`) as typeof runInPage;
-    thunk = new Function(`return (\n${expression}\n);`) as () => unknown;
-  } catch (e) {
-    const name = String((e as { name?: unknown } | null)?.name ?? 'Error');
-    const message = String((e as { message?: unknown } | null)?.message ?? e);
-    // CSP refusals are EvalError in Chromium and Firefox ("call to Function() blocked by CSP").
-    if (name === 'EvalError' || /Content Security Policy|unsafe-eval|blocked by CSP/i.test(message)) {
-      return Promise.resolve({ ok: false, kind: 'csp', name, message: message.slice(0, 500) });
-    }
-    return Promise.resolve({ ok: false, kind: 'throw', name, message: message.slice(0, 2000) });
-  }
-  return runner(thunk, max, timeoutMs);
-}
-
 async function viaScripting(tab: number, expression: string, max: number, timeoutMs: number): Promise<Outcome> {
   try {
     const [first] = await chrome.scripting.executeScript({
       target: { tabId: tab, frameIds: [0] },
       world: 'MAIN',
-      func: compileAndRun,
-      args: [expression, max, timeoutMs, runInPage.toString()],
+      func: runInPage,
+      args: [null, expression, max, timeoutMs],
     });
     return (first?.result as Outcome | undefined) ?? { ok: false, kind: 'throw', name: 'Error', message: 'The page gave no result (it may be navigating).' };
   } catch (err) {
@@ -155,7 +150,7 @@ async function tryUserScripts(tab: number, expression: string, max: number, time
   const api = userScriptsNamespace();
   if (typeof api?.execute !== 'function') return undefined;
   // The expression becomes the body of an arrow function inside the runner call: no eval, so no CSP check.
-  const code = `(${runInPage.toString()})(async () => (\n${expression}\n), ${JSON.stringify(max)}, ${JSON.stringify(timeoutMs)})`;
+  const code = `(${runInPage.toString()})(async () => (\n${expression}\n), '', ${JSON.stringify(max)}, ${JSON.stringify(timeoutMs)})`;
   try {
     const [first] = await api.execute({ target: { tabId: tab, frameIds: [0] }, world: 'MAIN', injectImmediately: true, js: [{ code }] });
     if (first?.error) return { ok: false, kind: 'throw', ...injectionError(first.error) };
