@@ -1,9 +1,12 @@
 // The spine, end to end in each real browser: popup sharing → native messaging → hub → `oriel mcp` → official MCP
-// client in both protocol eras. list_sessions, snapshot, click (the page changes), navigate (old handles die), and
-// the session rules of SPEC §2.
+// client in both protocol eras. The unpacked build under its pinned id (allowed beside the store id), list_sessions,
+// snapshot, click (the page changes), navigate (old handles die), and the session rules of SPEC §2.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/client';
 import type { Page } from 'puppeteer-core';
+import { CHROME_WEB_STORE_ID, CHROMIUM_EXTENSION_ID, describeExtensionId, GECKO_ID } from '../../shared/extension-ids.js';
 import { BROWSERS, call, handleOf, launchRig, serveFixtures, until, type Rig } from './harness.js';
 
 describe.each(BROWSERS)('spine in %s', (kind) => {
@@ -23,6 +26,35 @@ describe.each(BROWSERS)('spine in %s', (kind) => {
   afterAll(async () => {
     await rig?.close();
     await site?.close();
+  });
+
+  it('runs the unpacked build under its pinned id, which the host manifest allows beside the store id', async () => {
+    await until(() => rig.connectedBrowsers() > 0, 20_000, 'browser connected');
+    const pinned = kind === 'chromium' ? CHROMIUM_EXTENSION_ID : GECKO_ID;
+    const status = JSON.parse(rig.cli(['status', '--json'])) as { browsers: Array<{ extension_id: string; connected: boolean }> };
+    expect(status.browsers.filter((b) => b.connected).map((b) => b.extension_id)).toStrictEqual([pinned]);
+    // The host manifest the harness's `oriel install` wrote, found through the install record.
+    const record = JSON.parse(readFileSync(path.join(rig.env.ORIEL_DATA_DIR!, 'install.json'), 'utf8')) as { targets: Array<{ id: string; manifest: string }> };
+    const target = record.targets.find((t) => t.id === (kind === 'chromium' ? 'chromium-profile' : 'firefox'));
+    const manifest = JSON.parse(readFileSync(target!.manifest, 'utf8')) as { allowed_origins?: string[]; allowed_extensions?: string[] };
+    if (kind === 'chromium') {
+      expect(manifest.allowed_origins).toStrictEqual([`chrome-extension://${CHROMIUM_EXTENSION_ID}/`, `chrome-extension://${CHROME_WEB_STORE_ID}/`]);
+    } else {
+      // addons.mozilla.org lists the same gecko id as the unpacked build.
+      expect(manifest.allowed_extensions).toStrictEqual([GECKO_ID]);
+    }
+    // doctor exits 1 while no tab is shared; its report still names the connected extension's id and build.
+    let report: string;
+    try {
+      report = rig.cli(['doctor', '--json']);
+    } catch (err) {
+      report = String((err as { stdout?: unknown }).stdout);
+    }
+    const checks = JSON.parse(report) as Array<{ check: string; ok: boolean; detail: string }>;
+    expect(checks.find((c) => c.check === 'browsers')).toMatchObject({ ok: true, detail: expect.stringContaining(`extension ${describeExtensionId(pinned)}`) });
+    const idChecks = checks.filter((c) => c.check.startsWith('extension-id:'));
+    expect(idChecks.length).toBeGreaterThan(0);
+    expect(idChecks.filter((c) => !c.ok)).toStrictEqual([]);
   });
 
   it('lists nothing and answers no_session before any tab is shared', async () => {
