@@ -2,6 +2,8 @@
 // argument and result schemas, the capability it needs and where it runs. The MCP tools in broker/mcp/tools build on
 // the public ones; the background and the content script validate each call once on arrival (shared/call.ts).
 import { z } from 'zod';
+import { BRIDGE_LIMITS, jsonBytes } from './bridge.js';
+import { PAGE_TOOL_LIMITS, PageToolNameSchema, PageToolProviderSchema, PageToolSchema } from './page-tools.js';
 
 /**
  * What an operation needs on the origin of the frame it touches (docs/architecture.md, "Consent"): `read` looks,
@@ -201,6 +203,63 @@ export const ScreenshotResult = z.object({
 });
 export type ScreenshotResult = z.infer<typeof ScreenshotResult>;
 
+/** `send_message` (docs/bridge.md): one message from an agent to the page, as the page's `oriel-bridge-message` event. */
+export const SendMessageArgs = z.object({
+  data: z
+    .unknown()
+    .refine((v) => v !== undefined, 'give the message as data')
+    .refine((v) => jsonBytes(JSON.stringify(v) ?? 'null') <= BRIDGE_LIMITS.messageBytes, `the message is over ${BRIDGE_LIMITS.messageBytes} bytes as JSON`)
+    .describe(`The message: any JSON value, at most ${BRIDGE_LIMITS.messageBytes / 1024} KiB as JSON. The page receives it as event.detail.data of its "oriel-bridge-message" event.`),
+});
+export type SendMessageArgs = z.infer<typeof SendMessageArgs>;
+
+export const SendMessageResult = z.object({
+  /** The document that received it. */
+  document: z.string(),
+  delivered: z.boolean(),
+});
+export type SendMessageResult = z.infer<typeof SendMessageResult>;
+
+/** `list_tab_operations`: the tools the top document registered (WebMCP), with their input schemas. */
+export const ListTabOperationsArgs = z.object({});
+
+export const ListTabOperationsResult = z.object({
+  document: z.string(),
+  url: z.string(),
+  /** Whose page API the tools were registered with: the browser's own WebMCP, or the one Oriel provides. */
+  provider: PageToolProviderSchema,
+  operations: z.array(PageToolSchema),
+  /** Tools left out: over the count bound, or with a name an agent could not pass back. */
+  skipped: z.number().int(),
+});
+export type ListTabOperationsResult = z.infer<typeof ListTabOperationsResult>;
+
+/**
+ * `call_tab_operation` as the page receives it: the broker has validated `arguments` against the schema the listing
+ * showed (`schema`, its JSON text) for the document it listed (`document`); the page refuses when either changed since.
+ */
+export const CallTabOperationArgs = z.object({
+  name: PageToolNameSchema,
+  arguments: z.record(z.string(), z.unknown()),
+  document: z.string().max(32),
+  schema: z.string().max(PAGE_TOOL_LIMITS.schemaBytes),
+  timeout_ms: z.number().int().min(100).max(120_000).optional(),
+});
+export type CallTabOperationArgs = z.infer<typeof CallTabOperationArgs>;
+
+export const CallTabOperationResult = z.object({
+  name: z.string(),
+  document: z.string(),
+  /** What the page's tool returned (JSON), when it fits the bound; page content, untrusted. */
+  result: z.unknown().optional(),
+  /** The start of a result over the bound, as JSON text. */
+  preview: z.string().optional(),
+  truncated: z.boolean(),
+  /** Length of the whole result as JSON text, characters. */
+  chars: z.number().int(),
+});
+export type CallTabOperationResult = z.infer<typeof CallTabOperationResult>;
+
 // ---- Private operations: sent by the background to content scripts, never by an agent. ----
 
 /** `document`: which document a frame shows now. */
@@ -255,6 +314,9 @@ export const OPS = {
   extract_rows: { args: ExtractRowsArgs, result: ExtractRowsResult, capability: 'read', site: 'content', public: true },
   evaluate: { args: EvaluateArgs, result: EvaluateResult, capability: 'exec', site: 'background', public: true },
   screenshot: { args: ScreenshotArgs, result: ScreenshotResult, capability: 'read', site: 'background', public: true },
+  send_message: { args: SendMessageArgs, result: SendMessageResult, capability: 'act', site: 'content', public: true },
+  list_tab_operations: { args: ListTabOperationsArgs, result: ListTabOperationsResult, capability: 'read', site: 'content', public: true },
+  call_tab_operation: { args: CallTabOperationArgs, result: CallTabOperationResult, capability: 'exec', site: 'content', public: true },
   document: { args: DocumentArgs, result: DocumentResult, capability: 'none', site: 'content', public: false },
   cancel: { args: CancelArgs, result: z.null(), capability: 'none', site: 'content', public: false },
   element_rect: { args: ElementRectArgs, result: ElementRectResult, capability: 'read', site: 'content', public: false },

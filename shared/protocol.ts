@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { ErrorDataSchema } from './errors.js';
 import { PageCallSchema } from './call.js';
+import { BRIDGE_LIMITS } from './bridge.js';
 
 /** Version of the browser ⇄ hub protocol; both ends refuse another. 2: calls travel in one envelope; events. */
 export const WIRE_VERSION = 2;
@@ -40,6 +41,19 @@ export type BrowserInfo = z.infer<typeof BrowserInfoSchema>;
 export const BrowserEventSchema = z.discriminatedUnion('kind', [
   /** The top frame of a shared tab shows a new document. */
   z.object({ kind: z.literal('document'), tab: z.number().int(), document: z.string().max(32), url: z.string().max(8192) }),
+  /**
+   * The top document of a shared tab posted a bridge message (docs/bridge.md). `data` is its JSON text; `skipped`
+   * counts messages of this tab refused since the last one (over the size bound or the rate), so the hub numbers past
+   * them and readers learn they were dropped.
+   */
+  z.object({
+    kind: z.literal('page_message'),
+    tab: z.number().int(),
+    document: z.string().max(32),
+    origin: z.string().max(2000),
+    data: z.string().max(BRIDGE_LIMITS.messageBytes),
+    skipped: z.number().int().min(0).max(1e9),
+  }),
 ]);
 export type BrowserEvent = z.infer<typeof BrowserEventSchema>;
 
@@ -88,7 +102,16 @@ export const ControlStatusSchema = z.object({
   pid: z.number().int(),
   started_at: z.string(),
   browsers: z.array(BrowserInfoSchema.extend({ connected: z.boolean() })),
-  sessions: z.array(z.object({ id: z.string(), title: z.string(), url: z.string(), browser: z.string() })),
+  sessions: z.array(
+    z.object({
+      id: z.string(),
+      title: z.string(),
+      url: z.string(),
+      browser: z.string(),
+      /** What the hub holds of this session's bridge messages (bounded: docs/bridge.md). */
+      bridge: z.object({ messages: z.number().int(), bytes: z.number().int(), last_seq: z.number().int() }).optional(),
+    }),
+  ),
   clients: z.number().int(),
 });
 export type ControlStatus = z.infer<typeof ControlStatusSchema>;

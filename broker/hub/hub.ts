@@ -5,10 +5,11 @@ import type { BrowserEvent, BrowserInfo, BrowserToHub, HubToBrowser, TabInfo } f
 import { OPS, type PublicOpName } from '../../shared/ops.js';
 import { remainingMs, type Caller, type PageCall } from '../../shared/call.js';
 import type { Logger } from '../common/log.js';
-import { RECONNECT_GRACE_MS, SessionTable, type Session } from './sessions.js';
+import { RECONNECT_GRACE_MS, SessionTable, sessionId, type Session } from './sessions.js';
 import { SessionQueue } from './queue.js';
 import { HubEvents } from './events.js';
 import { ClientTable } from './clients.js';
+import { BridgeBuffers } from './bridge.js';
 
 /** A connected browser as the hub sees it: a way to send frames, and who it is. */
 export interface BrowserLink {
@@ -53,6 +54,8 @@ export class Hub {
   readonly clients = new ClientTable();
   /** What happens in the hub, for whoever listens (MCP connections, the control channel). */
   readonly events = new HubEvents();
+  /** Per session, the messages its page posted on the bridge (docs/bridge.md). */
+  readonly bridge = new BridgeBuffers();
   readonly startedAt = new Date();
   private readonly browsers = new Map<string, BrowserLink>();
   private readonly graceTimers = new Map<string, NodeJS.Timeout>();
@@ -67,6 +70,7 @@ export class Hub {
         if (ended.has(call.session)) this.settle(call.id, new OrielError(errorData('session_gone', `Session ${call.session} ended while "${call.op}" was running: the user unshared or closed the tab.`)));
       }
       for (const id of ids) this.queues.delete(id);
+      this.bridge.end(ids);
     };
   }
 
@@ -148,6 +152,13 @@ export class Hub {
   /** One event the browser pushed: session facts are updated here; everything is also published on {@link events}. */
   private onBrowserEvent(instance: string, event: BrowserEvent): void {
     if (event.kind === 'document') this.sessions.setDocument(instance, event.tab, event.document, event.url);
+    if (event.kind === 'page_message') {
+      const session = this.sessions.get(sessionId(instance, event.tab));
+      // Only shared tabs feed the bridge; the background checks too, and an ended session's messages have no reader.
+      if (!session) return;
+      const stored = this.bridge.append(session.id, event);
+      if ('refused' in stored) this.log.warn('refused a bridge message', { session: session.id, reason: stored.refused });
+    }
     this.events.emit('browser', { instance, event });
   }
 

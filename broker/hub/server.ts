@@ -181,7 +181,10 @@ function serveControl(hub: Hub, socket: net.Socket, initial: Uint8Array): void {
         pid: process.pid,
         started_at: hub.startedAt.toISOString(),
         browsers: hub.browserList(),
-        sessions: hub.sessions.all().map((s) => ({ id: s.id, title: s.info.title, url: s.info.url, browser: s.browser })),
+        sessions: hub.sessions.all().map((s) => {
+          const bridge = hub.bridge.stats(s.id);
+          return { id: s.id, title: s.info.title, url: s.info.url, browser: s.browser, ...(bridge && { bridge }) };
+        }),
         clients: hub.clients.size,
       };
       socket.write(encodeFrame(status, INBOUND_MAX_BYTES));

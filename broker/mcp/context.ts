@@ -1,6 +1,7 @@
 // Builds the narrow ToolContext a tool handler receives from the hub's state. The one place a call's deadline is set.
 import type { Hub } from '../hub/hub.js';
 import type { Caller } from '../../shared/call.js';
+import { orielError } from '../../shared/errors.js';
 import type { SessionView, ToolContext } from './tools/types.js';
 
 /** Default page-call deadline when a tool gives none, ms. */
@@ -51,6 +52,15 @@ export function makeToolContext(hub: Hub, caller: Caller, signal: AbortSignal, t
         signal,
         ...(target.document !== undefined && { document: target.document }),
       });
+    },
+    async awaitMessages({ after, max, timeoutMs }) {
+      const session = hub.sessions.resolve(target.session);
+      if (target.document !== undefined && session.info.document !== undefined && session.info.document !== target.document) {
+        throw orielError('stale_document', `The tab now shows another document (doc=${session.info.document}, expected ${target.document}).`, { details: { document: session.info.document } });
+      }
+      const read = await hub.bridge.wait(session.id, after, max, timeoutMs, signal);
+      const document = hub.sessions.get(session.id)?.info.document;
+      return { ...read, ...(document !== undefined && { document }) };
     },
   };
 }

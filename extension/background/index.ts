@@ -7,10 +7,12 @@ import { startNative, sendTabs, post, isConnected } from './native.js';
 import { runCall, cancelCall } from './pipeline/index.js';
 import { isShared, onSharingChanged, reconcileSharing, setShared, sharedTabIds } from './sharing.js';
 import { forgetTab, sendToFrame } from './frames.js';
+import { forgetPushes, onContentPush } from './push.js';
 import { PopupRequestSchema, type PopupState } from '../popup-messages.js';
 
 chrome.tabs.onRemoved.addListener((tab) => {
   forgetTab(tab);
+  forgetPushes(tab);
   void isShared(tab).then((shared) => (shared ? setShared(tab, false) : undefined));
 });
 
@@ -35,6 +37,9 @@ chrome.webNavigation.onDOMContentLoaded.addListener((details) => {
 });
 
 onSharingChanged(() => void sendTabs());
+
+// Page → hub: bridge messages from the content script of a tab's top frame, checked and bounded there.
+chrome.runtime.onMessage.addListener(onContentPush);
 
 chrome.runtime.onMessage.addListener((message: unknown, sender, sendResponse) => {
   // Only the extension's own pages (popup, options) may change sharing: content scripts run at web URLs and are refused.

@@ -11,10 +11,14 @@ import type { ContentContext, ContentHandler, ContentHandlers } from './handlers
 import { snapshotHandlers } from './snapshot/index.js';
 import { actionHandlers } from './actions/index.js';
 import { Redactor } from './redaction.js';
+import { bridgeHandlers, startBridge } from './bridge.js';
+import { pageToolHandlers } from './page-tools.js';
 
 const HANDLERS: ContentHandlers = {
   ...snapshotHandlers,
   ...actionHandlers,
+  ...bridgeHandlers,
+  ...pageToolHandlers,
   /** The document this frame shows: its id (handle namespace), URL and title. */
   document: (_args, ctx) => ({ document: ctx.registry.namespace, url: location.href, title: document.title }),
 };
@@ -68,3 +72,5 @@ chrome.runtime.onMessage.addListener((message: unknown, sender, sendResponse) =>
   void answer(message).then(sendResponse);
   return true;
 });
+
+startBridge();

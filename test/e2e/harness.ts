@@ -90,7 +90,14 @@ export interface Rig {
 /** Launches `kind` with the built extension and the native host installed into a temporary profile. */
 export async function launchRig(
   kind: BrowserKind,
-  options: { hubIdleMs?: number; headless?: boolean; /** Extra Firefox preferences for the temporary profile. */ firefoxPrefs?: Record<string, unknown> } = {},
+  options: {
+    hubIdleMs?: number;
+    headless?: boolean;
+    /** Extra Firefox preferences for the temporary profile. */
+    firefoxPrefs?: Record<string, unknown>;
+    /** Extra Chromium command-line switches (e.g. `--enable-features=WebMCP`). */
+    chromiumArgs?: string[];
+  } = {},
 ): Promise<Rig> {
   ensureBuilt();
   const tmp = mkdtempSync(path.join(os.tmpdir(), `oriel-${kind}-`));
@@ -127,6 +134,7 @@ export async function launchRig(
         '--disable-background-networking',
         '--disable-component-update',
         '--disable-sync',
+        ...(options.chromiumArgs ?? []),
       ],
     });
     await browser.waitForTarget((t) => t.type() === 'service_worker' && t.url().startsWith(`chrome-extension://${CHROMIUM_EXTENSION_ID}/`), { timeout: 15_000 });

@@ -8,5 +8,22 @@ import { type } from './input.js';
 import { waitFor, extract, extractRows } from './read.js';
 import { evaluate } from './evaluate.js';
 import { screenshot } from './screenshot.js';
+import { awaitMessage, sendMessage } from './bridge.js';
+import { callTabOperation, listTabOperations } from './page-tools.js';
 
-export const TOOLS: readonly ToolDefinition[] = [listSessions, snapshot, click, navigate, type, waitFor, extract, extractRows, evaluate, screenshot];
+export const TOOLS: readonly ToolDefinition[] = [
+  listSessions,
+  snapshot,
+  click,
+  navigate,
+  type,
+  waitFor,
+  extract,
+  extractRows,
+  evaluate,
+  screenshot,
+  sendMessage,
+  awaitMessage,
+  listTabOperations,
+  callTabOperation,
+];

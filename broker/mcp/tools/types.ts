@@ -1,6 +1,7 @@
 // The shape of an Oriel MCP tool definition and the narrow context its handler receives.
 import type { z } from 'zod';
 import type { Capability, PublicOpName } from '../../../shared/ops.js';
+import type { BridgeRead } from '../../../shared/bridge.js';
 
 export type { Capability };
 
@@ -47,6 +48,13 @@ export interface ToolContext {
    *   cancelled, or the page's own error.
    */
   callPage(op: PublicOpName, args: Record<string, unknown>, options?: PageCallOptions): Promise<unknown>;
+  /**
+   * Reads the call's session's bridge messages after cursor `after` (docs/bridge.md), waiting up to `timeoutMs` for one
+   * when there are none yet. Does not consume: other readers see the same messages.
+   * @throws OrielError: no_session, ambiguous_session, session_gone, invalid_argument (a cursor past the end),
+   *   cancelled.
+   */
+  awaitMessages(options: { after: number; max: number; timeoutMs: number }): Promise<BridgeRead>;
 }
 
 /** What a handler returns: the structured result and its text rendering for the model. */

@@ -1,0 +1,29 @@
+// What the MAIN-world scripts use of the page's globals, taken once at document_start before any page script runs, so
+// a page that later replaces JSON, CustomEvent or addEventListener does not change how Oriel's side behaves. (A page
+// can still break its own tools; it cannot make Oriel do anything else: the content script treats all it hears as
+// page content.)
+const win = window;
+const addListener = EventTarget.prototype.addEventListener;
+const dispatchEvent = EventTarget.prototype.dispatchEvent;
+const apply = Reflect.apply;
+
+export const primordials = {
+  parse: JSON.parse,
+  stringify: JSON.stringify,
+  CustomEvent,
+  Event,
+  EventTarget,
+  DOMException,
+  TypeError,
+  String,
+  /** `Reflect.apply` as it was. */
+  apply,
+  /** Dispatches `event` on `window`; false when a listener cancelled it. */
+  dispatch: (event: Event): boolean => apply(dispatchEvent, win, [event]) as boolean,
+  /** Listens on `window` for `type`. */
+  listen: (type: string, listener: (event: Event) => void): void => apply(addListener, win, [type, listener]),
+  /** Listens on `target` for `type`. */
+  listenOn: (target: EventTarget, type: string, listener: (event: Event) => void, options?: AddEventListenerOptions): void =>
+    apply(addListener, target, [type, listener, options]),
+  dispatchOn: (target: EventTarget, event: Event): boolean => apply(dispatchEvent, target, [event]) as boolean,
+};

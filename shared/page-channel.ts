@@ -1,0 +1,47 @@
+// Names and bounds the page-facing scripts share: the MAIN-world script (extension/main/) and the content script
+// (extension/content/bridge.ts, page-tools.ts). Kept free of imports so the MAIN-world bundle every page loads stays
+// small. The schemas built on them: shared/bridge.ts, shared/page-tools.ts.
+
+/** `type` of the envelope a page posts to agents: `window.postMessage({ type: 'oriel-bridge', data }, location.origin)`. */
+export const BRIDGE_MESSAGE_TYPE = 'oriel-bridge';
+
+/** Name of the event an agent's message reaches the page as: a `CustomEvent` on `window` with `detail: { data }`. */
+export const BRIDGE_EVENT = 'oriel-bridge-message';
+
+/** Bounds on what a page registers as tools and what they return. Bytes are of JSON text. */
+export const PAGE_TOOL_LIMITS = {
+  /** Tools listed per document; more are counted as skipped. */
+  tools: 64,
+  titleChars: 200,
+  descriptionChars: 2_000,
+  /** Largest input schema; a tool with a larger one is listed without it and cannot be called. */
+  schemaBytes: 16 * 1024,
+  /** Largest arguments object an agent may pass. */
+  argumentsBytes: 64 * 1024,
+  /** Longest result returned whole, characters of JSON; a longer one comes back as a cut preview. */
+  resultChars: 64 * 1024,
+  /** Longest error message of a tool that threw. */
+  errorChars: 500,
+} as const;
+
+// ---- The private channel between the MAIN world and the content script. ----
+// Events on `window` carrying JSON text in `detail` (text crosses between worlds in every browser). The page can see and
+// forge them: the content script treats everything it hears as page content, and the MAIN side only runs the page's
+// own tools or dispatches the page's own event.
+
+/** Content → MAIN: `detail` = request id; the MAIN side answers synchronously with {@link WEBMCP_TOOLS}. */
+export const WEBMCP_LIST = 'oriel-webmcp-list';
+/** MAIN → content: `detail` = JSON `{ id, tools: [{ name, title, description, inputSchema?: JSON text, readOnly }] }`. */
+export const WEBMCP_TOOLS = 'oriel-webmcp-tools';
+/** Content → MAIN: `detail` = JSON `{ id, name, input: JSON text }`. */
+export const WEBMCP_CALL = 'oriel-webmcp-call';
+/**
+ * MAIN → content: `detail` = JSON `{ id, ok: true, result?: JSON text, chars }` or `{ id, ok: false, error }`. `result` is
+ * cut at `PAGE_TOOL_LIMITS.resultChars` characters when longer; `chars` is the length of the whole text.
+ */
+export const WEBMCP_RESULT = 'oriel-webmcp-result';
+/**
+ * Content → MAIN: `detail` = JSON text of an agent's message. The MAIN side dispatches {@link BRIDGE_EVENT} and cancels
+ * this event, which tells the content script (dispatchEvent returns false) that the page side is there.
+ */
+export const BRIDGE_DELIVER = 'oriel-bridge-deliver';

@@ -1,0 +1,58 @@
+// Tools a page registers for agents (WebMCP, https://webmachinelearning.github.io/webmcp/): how Oriel describes them
+// and what the MAIN-world side hands the content script. Page side: extension/main/webmcp.ts (the API where the browser
+// lacks it) and extension/content/page-tools.ts; broker side: broker/mcp/tools/page-tools.ts (lists, validates the
+// arguments with the page's schema, calls). Names and bounds of the page channel: shared/page-channel.ts.
+import { z } from 'zod';
+import { PAGE_TOOL_LIMITS } from './page-channel.js';
+
+export { PAGE_TOOL_LIMITS };
+
+/**
+ * A tool name as MCP accepts one (1–128 characters of letters, digits, `_`, `-`, `.`). Names the page gives otherwise
+ * are skipped: they could not be passed back unambiguously.
+ */
+export const PageToolNameSchema = z.string().regex(/^[A-Za-z0-9_.-]{1,128}$/, 'not a page tool name (1–128 letters, digits, "_", "-" or ".")');
+
+/** One tool the page registered, as agents see it. Everything but `read_only` and `consequential` is the page's own words. */
+export const PageToolSchema = z.object({
+  name: PageToolNameSchema,
+  title: z.string().max(PAGE_TOOL_LIMITS.titleChars),
+  description: z.string().max(PAGE_TOOL_LIMITS.descriptionChars),
+  /** The page's JSON Schema for the arguments (`{"type":"object"}` when it gave none); absent when over the bound. */
+  input_schema: z.record(z.string(), z.unknown()).optional(),
+  /** The page declared it changes nothing (`annotations.readOnlyHint`). */
+  read_only: z.boolean(),
+  /** Anything not declared read-only may change something that matters: agents should ask the person first. */
+  consequential: z.boolean(),
+});
+export type PageTool = z.infer<typeof PageToolSchema>;
+
+/** Which side provides the page API: the browser's own (Chromium with WebMCP enabled) or Oriel's. */
+export const PageToolProviderSchema = z.enum(['browser', 'oriel']);
+
+/** Schemas over this many levels of nesting are refused before they are compiled. */
+export const MAX_SCHEMA_DEPTH = 32;
+
+/** Nesting depth of a JSON value (a scalar is 0). Stops counting past `limit`. */
+export function jsonDepth(value: unknown, limit = MAX_SCHEMA_DEPTH + 1): number {
+  if (typeof value !== 'object' || value === null || limit <= 0) return 0;
+  let deepest = 0;
+  for (const child of Object.values(value)) deepest = Math.max(deepest, jsonDepth(child, limit - 1));
+  return deepest + 1;
+}
+
+/** A tool as the MAIN side describes it to the content script (shared/page-channel.ts WEBMCP_TOOLS); validated there. */
+export const MainToolSchema = z.object({
+  name: z.string().max(1000),
+  title: z.string().max(100_000),
+  description: z.string().max(100_000),
+  inputSchema: z.string().max(PAGE_TOOL_LIMITS.schemaBytes * 4).optional(),
+  readOnly: z.boolean(),
+});
+export const MainToolsSchema = z.object({ id: z.string().max(40), tools: z.array(MainToolSchema).max(1000) });
+
+/** The MAIN side's answer to one call. */
+export const MainResultSchema = z.union([
+  z.object({ id: z.string().max(40), ok: z.literal(true), result: z.string().max(PAGE_TOOL_LIMITS.resultChars).optional(), chars: z.number().int().min(0) }),
+  z.object({ id: z.string().max(40), ok: z.literal(false), error: z.string().max(PAGE_TOOL_LIMITS.errorChars) }),
+]);
