@@ -14,6 +14,11 @@ const LAYERS = [
   { files: ['extension/**/*.ts'], patterns: ['**/broker/**', 'node:*'], why: 'the extension runs in the browser' },
   { files: ['extension/content/**/*.ts'], patterns: ['**/broker/**', 'node:*', '**/background/**', '**/ui/**'], why: 'content scripts talk to the background by messages only' },
   { files: ['extension/background/**/*.ts'], patterns: ['**/broker/**', 'node:*', '**/content/**', '**/ui/**'], why: 'the background talks to content scripts and pages by messages only' },
+  {
+    files: ['extension/main/**/*.ts'],
+    patterns: ['**/broker/**', 'node:*', '**/content/**', '**/background/**', '**/ui/**', '**/shared/**', '!**/shared/page-channel.js', 'zod'],
+    why: "the MAIN-world script runs in every page with the page's privileges: it talks to the content script by events only, and imports nothing but shared/page-channel.ts so it stays small",
+  },
   { files: ['extension/ui/**/*.ts'], patterns: ['**/broker/**', 'node:*', '**/content/**', '**/background/**'], why: 'extension pages talk to the background by messages only' },
   { files: ['broker/**/*.ts'], patterns: ['**/extension/**', ...MCP_SERVER_SDK], why: 'only broker/mcp speaks MCP' },
   { files: ['broker/common/**/*.ts'], patterns: ['**/extension/**', ...MCP_SERVER_SDK, '**/hub/**', '**/mcp/**', '**/native-host/**', '**/cli/**'], why: 'common code serves every broker folder' },

@@ -85,6 +85,11 @@ function entryFor(text: string): Entry {
   return entry;
 }
 
+/** How many compiled schemas the checker holds now (at most {@link CACHE_SIZE}). */
+export function cachedSchemas(): number {
+  return cache.size;
+}
+
 /** One validation failure as a model should read it: where, and what the schema wanted. */
 function describe(error: ErrorObject): string {
   const where = error.instancePath || '(arguments)';

@@ -26,6 +26,8 @@ describe('layer rules', () => {
     ['extension/content/x.ts', "import { runCall } from '../background/pipeline/index.js';"],
     ['extension/background/x.ts', "import { Walker } from '../content/snapshot/walk.js';"],
     ['extension/ui/x.ts', "import { runCall } from '../background/pipeline/index.js';"],
+    ['extension/main/x.ts', "import { currentRegistry } from '../content/document.js';"],
+    ['extension/main/x.ts', "import { OPS } from '../../shared/ops.js';"],
     ['extension/x.ts', "import { runHub } from '../broker/hub/server.js';"],
   ])('%s may not: %s', async (file, source) => {
     const errors = await layerErrors(file, source);
@@ -40,6 +42,7 @@ describe('layer rules', () => {
     ['broker/cli/x.ts', "import { runHub } from '../hub/server.js';"],
     ['extension/background/x.ts', "import { OPS } from '../../shared/ops.js';"],
     ['extension/content/x.ts', "import { readSettings } from '../settings.js';"],
+    ['extension/main/x.ts', "import { WEBMCP_LIST } from '../../shared/page-channel.js';"],
   ])('%s may: %s', async (file, source) => {
     expect(await layerErrors(file, source)).toEqual([]);
   });
