@@ -1,5 +1,6 @@
 // `npm run demo`: builds if needed, starts the system Chromium (headed when a display exists) with the extension and
-// the bundled sample shop, shares its tab through the popup, and runs an agent-style MCP session, printing it.
+// the bundled sample shop, shares its tab through the popup, and runs an agent-style MCP session, printing it: reading
+// and acting on the page, then the shop's own tool and its bridge (docs/bridge.md).
 import { existsSync } from 'node:fs';
 import type { Client } from '@modelcontextprotocol/client';
 import { call, handleOf, launchRig, serveFixtures, until, type Rig } from '../test/e2e/harness.js';
@@ -50,10 +51,21 @@ async function main(): Promise<void> {
     const results = await step(agent, 'snapshot', { query: 'wireless' });
     const add = handleOf(results.text as string, /button "Add Wireless ergonomic keyboard to cart"/);
     await step(agent, 'click', { handle: add });
+    // The shop also talks back: a tool it registered, and answers on the bridge.
+    process.stdout.write(dim('\nThe shop registered a page tool and talks on the bridge. The user allows page operations (exec) in Oriel\'s options.\n'));
+    await rig.allowEvaluate(true);
+    await page.bringToFront();
+    await step(agent, 'list_tab_operations');
+    await step(agent, 'call_tab_operation', { name: 'add_to_cart', arguments: { product_id: 'kb-4', qty: 2 } });
+    const heard = await step(agent, 'await_message', { timeout_ms: 5_000 });
+    await step(agent, 'send_message', { data: { ask: 'cart_total' } });
+    await step(agent, 'await_message', { after: heard.next as number, timeout_ms: 5_000 });
     const cart = await step(agent, 'snapshot', { roles: ['table', 'button'] });
     const table = handleOf(cart.text as string, /^\s*-?\s*table/);
     await step(agent, 'extract_rows', { handle: table });
-    process.stdout.write(`\n${bold('Demo finished:')} the agent searched, added an item to the cart and read the cart back.\n`);
+    process.stdout.write(
+      `\n${bold('Demo finished:')} the agent searched, added an item by clicking and another through the shop's own tool, asked the shop for the total on the bridge, and read the cart back.\n`,
+    );
   } finally {
     await rig?.close();
     await site.close();

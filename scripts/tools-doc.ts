@@ -23,8 +23,9 @@ export function renderToolsDoc(): string {
     '`structuredContent.error = {code, message, retryable, refresh_required, next}`.',
     '',
     '"Needs" names the capability each tool belongs to in the per-origin permission model (read, act, exec; docs/architecture.md).',
-    'Until permission prompts exist, sharing a tab is the gate for read and act, and `evaluate` (exec) is also off',
-    'until the user turns on "Let agents run JavaScript in shared tabs" in Oriel\'s options.',
+    'Until permission prompts exist, sharing a tab is the gate for read and act, and the exec tools (`evaluate`,',
+    '`call_tab_operation`) are also off until the user turns on "Let agents run JavaScript in shared tabs" in Oriel\'s',
+    'options. Pages that talk back (the bridge, page-registered tools): [bridge.md](bridge.md).',
     '',
   ];
   for (const tool of TOOLS) {

@@ -15,6 +15,9 @@ function requestId(): string {
   return Array.from(crypto.getRandomValues(new Uint32Array(3)), (n) => n.toString(36)).join('-');
 }
 
+/** What to do after a page's operation failed. */
+const PAGE_ERROR_NEXT = "snapshot to see the page's state; the operation's description may say what it needs";
+
 /** The schema of a tool registered without one: any arguments object. */
 const ANY_OBJECT = '{"type":"object"}';
 
@@ -225,7 +228,7 @@ export const pageToolHandlers: ContentHandlers = {
         if (signal.aborted) throw timedOut(args.name, signal);
         // Chromium does not pass the tool's own exception on: its message says only that the invocation failed.
         const message = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
-        throw new OrielError(errorData('page_error', `The page's operation ${JSON.stringify(args.name)} failed: ${message.slice(0, PAGE_TOOL_LIMITS.errorChars)}`));
+        throw new OrielError(errorData('page_error', `The page's operation ${JSON.stringify(args.name)} failed (the browser does not pass the page's own error on): ${message.slice(0, PAGE_TOOL_LIMITS.errorChars)}`, { next: PAGE_ERROR_NEXT }));
       }
       return boundedResult(args.name, document, raw);
     }
@@ -238,7 +241,7 @@ export const pageToolHandlers: ContentHandlers = {
     } catch {
       throw timedOut(args.name, signal);
     }
-    if (!result.ok) throw new OrielError(errorData('page_error', `The page's operation ${JSON.stringify(args.name)} threw: ${result.error}`));
+    if (!result.ok) throw new OrielError(errorData('page_error', `The page's operation ${JSON.stringify(args.name)} threw: ${result.error}`, { next: PAGE_ERROR_NEXT }));
     return boundedResult(args.name, document, result.result, result.chars);
   },
 };
