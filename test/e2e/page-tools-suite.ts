@@ -54,6 +54,8 @@ export function pageToolsSuite(variant: PageToolsVariant): void {
     it(`lists the page's tools with their schemas, read-only or consequential, through ${variant.provider === 'browser' ? "the browser's WebMCP" : "Oriel's page API"}`, async () => {
       const listed = await list();
       expect(listed.provider).toBe(variant.provider);
+      // The frame's own tool ("framed") is not the tab's: only the top document's are listed.
+      expect(await page.frames().find((f) => f.url().endsWith('frame-tools.html'))!.evaluate(() => 'modelContext' in document)).toBe(true);
       expect(listed.operations.map((o) => o.name).sort()).toEqual(['add', 'add_to_cart', 'big', 'boom', 'greedy', 'lookahead', 'temp']);
       const add = listed.operations.find((o) => o.name === 'add')!;
       expect(add).toMatchObject({ title: 'Add two numbers', description: 'Adds a and b.', read_only: true, consequential: false });
@@ -123,12 +125,19 @@ export function pageToolsSuite(variant: PageToolsVariant): void {
       expect(r.error?.message).toContain(variant.provider === 'oriel' ? 'kaboom: out of stock' : 'failed');
     });
 
-    it('reflects unregistration by abort in the next list, and refuses the removed tool', async () => {
-      const changes = await page.evaluate(() => (window as unknown as { changes: number }).changes);
-      await page.evaluate(() => (window as unknown as { unregisterTemp(): void }).unregisterTemp());
+    it('reflects a later registration and an unregistration by abort in the next list', async () => {
+      type Changing = { changes: number; registerLate(): void; unregisterTemp(): void };
+      const changes = () => page.evaluate(() => (window as unknown as Changing).changes);
+      let seenChanges = await changes();
+      await page.evaluate(() => (window as unknown as Changing).registerLate());
       // The page's own signal that its list changed: its toolchange event.
-      await page.waitForFunction((n) => (window as unknown as { changes: number }).changes > n, {}, changes);
+      await page.waitForFunction((n) => (window as unknown as Changing).changes > n, {}, seenChanges);
       // Agents learn it through their next list call (there is no push of page-tool changes to MCP clients).
+      expect((await list()).operations.find((o) => o.name === 'late')).toMatchObject({ read_only: true });
+      expect((await tool('call_tab_operation', { name: 'late' })).structured.result).toBe('late');
+      seenChanges = await changes();
+      await page.evaluate(() => (window as unknown as Changing).unregisterTemp());
+      await page.waitForFunction((n) => (window as unknown as Changing).changes > n, {}, seenChanges);
       expect((await list()).operations.map((o) => o.name)).not.toContain('temp');
       expect((await tool('call_tab_operation', { name: 'temp' })).error?.code).toBe('invalid_argument');
     });
