@@ -30,17 +30,6 @@ export type PageTool = z.infer<typeof PageToolSchema>;
 /** Which side provides the page API: the browser's own (Chromium with WebMCP enabled) or Oriel's. */
 export const PageToolProviderSchema = z.enum(['browser', 'oriel']);
 
-/** Schemas over this many levels of nesting are refused before they are compiled. */
-export const MAX_SCHEMA_DEPTH = 32;
-
-/** Nesting depth of a JSON value (a scalar is 0). Stops counting past `limit`. */
-export function jsonDepth(value: unknown, limit = MAX_SCHEMA_DEPTH + 1): number {
-  if (typeof value !== 'object' || value === null || limit <= 0) return 0;
-  let deepest = 0;
-  for (const child of Object.values(value)) deepest = Math.max(deepest, jsonDepth(child, limit - 1));
-  return deepest + 1;
-}
-
 /** A tool as the MAIN side describes it to the content script (shared/page-channel.ts WEBMCP_TOOLS); validated there. */
 export const MainToolSchema = z.object({
   name: z.string().max(1000),

@@ -1,15 +1,30 @@
 // Checks an agent's arguments against the input schema a page registered with its tool (WebMCP), in the broker, before
-// the page sees them (docs/bridge.md, "Page tools"). The schema is page content: bounded in size and depth before it is
-// compiled, its regular expressions run on RE2 (linear time: https://github.com/google/re2/wiki/WhyRE2), no remote
-// references are fetched, and compiled validators are cached per schema text, a bounded number of them.
+// the page sees them (docs/bridge.md, "Page tools"). The schema is page content, compiled on the hub's one thread: it
+// is bounded in size, depth and number of subschemas before it is compiled (ajv's compile time grows with the schema),
+// its regular expressions run on RE2 (linear time: https://github.com/google/re2/wiki/WhyRE2), no remote references
+// are fetched, and compiled validators are cached per schema text, a bounded number of them.
 import { Ajv, type AnySchemaObject, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { RE2JS } from 're2js';
 import { orielError } from '../../shared/errors.js';
-import { jsonDepth, MAX_SCHEMA_DEPTH, PAGE_TOOL_LIMITS } from '../../shared/page-tools.js';
+import { PAGE_TOOL_LIMITS } from '../../shared/page-tools.js';
 
 /** Compiled validators kept, most recently used last. */
 const CACHE_SIZE = 64;
+/** Deepest nesting of a schema, in objects and arrays. */
+export const MAX_SCHEMA_DEPTH = 32;
+/** Most objects and arrays in one schema: ajv's compile time grows with them (about 0.3–1 ms each here). */
+export const MAX_SCHEMA_NODES = 128;
+
+/** Depth and node count of a JSON value's objects and arrays; stops counting past the bounds. */
+function shape(value: unknown, depth = 1, seen = { nodes: 0, depth: 0 }): { nodes: number; depth: number } {
+  if (typeof value !== 'object' || value === null) return seen;
+  seen.nodes++;
+  seen.depth = Math.max(seen.depth, depth);
+  if (seen.nodes > MAX_SCHEMA_NODES || seen.depth > MAX_SCHEMA_DEPTH) return seen;
+  for (const child of Object.values(value)) shape(child, depth + 1, seen);
+  return seen;
+}
 
 /**
  * JSON Schema `pattern` and `patternProperties` with RE2 instead of the backtracking RegExp engine: a page's pattern
@@ -32,7 +47,8 @@ const OPTIONS: Options = {
   validateFormats: false,
   // A page's `$id` must not register it in the shared instance (two pages could claim one id).
   addUsedSchema: false,
-  code: { regExp: re2 },
+  // One optimisation pass instead of several: page schemas are compiled often and validate one small object.
+  code: { regExp: re2, optimize: 1 },
 };
 
 const draft2020 = new Ajv2020(OPTIONS);
@@ -60,7 +76,9 @@ function dialectOf(schema: AnySchemaObject): { ajv: Instance; schema: AnySchemaO
 function compile(text: string): Entry {
   const raw = JSON.parse(text) as unknown;
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { problem: 'it is not a JSON Schema object', ajv: draft2020, schema: {} };
-  if (jsonDepth(raw) > MAX_SCHEMA_DEPTH) return { problem: `it nests deeper than ${MAX_SCHEMA_DEPTH} levels`, ajv: draft2020, schema: {} };
+  const { nodes, depth } = shape(raw);
+  if (depth > MAX_SCHEMA_DEPTH) return { problem: `it nests deeper than ${MAX_SCHEMA_DEPTH} levels`, ajv: draft2020, schema: {} };
+  if (nodes > MAX_SCHEMA_NODES) return { problem: `it has more than ${MAX_SCHEMA_NODES} subschemas and lists`, ajv: draft2020, schema: {} };
   const { ajv, schema } = dialectOf(raw as AnySchemaObject);
   try {
     return { validate: ajv.compile(schema), ajv, schema };

@@ -47,6 +47,8 @@ describe('checkPageArguments', () => {
     expect(check(deep, {})).toMatch(/^unsupported: .*nests deeper/);
     expect(check({ type: 'object', description: 'x'.repeat(PAGE_TOOL_LIMITS.schemaBytes) }, {})).toMatch(/^unsupported: .*over 16384 bytes/);
     expect(check([1, 2], {})).toMatch(/^unsupported: .*not a JSON Schema object/);
+    const wide = Object.fromEntries(Array.from({ length: 130 }, (_, i) => [`p${i}`, { type: 'integer' }]));
+    expect(check({ type: 'object', properties: wide }, {})).toMatch(/^unsupported: .*more than 128 subschemas/);
   });
 
   it('refuses arguments over the bound before checking them', () => {
