@@ -22,8 +22,8 @@ export const BRIDGE_LIMITS = {
   bytesPerSecond: 128 * 1024,
 } as const;
 
-/** Longest wait of one `await_message`, ms. */
-export const MAX_AWAIT_MS = 60_000;
+/** Longest wait of one `await_message`, ms: under the 60 s request timeout MCP clients commonly use. */
+export const MAX_AWAIT_MS = 50_000;
 
 const encoder = new TextEncoder();
 
