@@ -146,10 +146,11 @@ describe.each(BROWSERS)('the page bridge in %s', (kind) => {
     expect(kept.bytes).toBeLessThanOrEqual(BRIDGE_LIMITS.bufferBytes);
     const r = await read(a, { after: start, max: 100, timeout_ms: 0 });
     expect(r.dropped).toBeGreaterThan(4_000);
-    // Most of the flood never left the page: its rate bound let a burst through, not the buffer's worth.
-    const through = r.messages.filter((m) => typeof m.data === 'object' && m.data !== null && 'i' in m.data);
-    expect(through.length).toBeGreaterThan(0);
-    expect(through.length).toBeLessThanOrEqual(BRIDGE_LIMITS.burstMessages);
+    // Most of the flood never left the page: its rate bound let the first burst through and refused the rest, so the
+    // hub still holds the flood's first message (had all 5,000 arrived, the buffer would keep only the last ones).
+    const through = r.messages.filter((m) => typeof m.data === 'object' && m.data !== null && 'i' in m.data).map((m) => (m.data as { i: number }).i);
+    expect(through[0]).toBe(0);
+    expect(through.length).toBeLessThan(BRIDGE_LIMITS.bufferMessages / 2);
   });
 
   it("drops the oldest messages past the buffer's byte bound and tells a reader behind", async () => {
@@ -183,6 +184,8 @@ describe.each(BROWSERS)('the page bridge in %s', (kind) => {
     expect(got.messages[0]!.document).toBe(before);
     expect(got.messages[1]!.document).toBe(nav.structured.document);
     expect(got.messages[1]!.document).not.toBe(before);
+    // The text marks messages of a document other than the one the tab shows, once the hub has heard of the new one.
+    await until(async () => ((await call(a, 'list_sessions')).structured.sessions as Array<{ document?: string }>)[0]?.document === nav.structured.document || undefined, 10_000, "the hub to learn the tab's new document");
     const text = (await call(a, 'await_message', { after: start, timeout_ms: 0 })).text;
     expect(text).toContain(`doc=${before}, an earlier document`);
     page = (await rig.browser.pages()).find((p) => p.url().includes('tag=b'))!;
