@@ -6,6 +6,7 @@ import { orielError } from '../../shared/errors.js';
 import type { RedactionPolicy } from '../../shared/ops.js';
 import { vetSelector } from '../../shared/selectors.js';
 import { scrubUrl } from '../../shared/url-redaction.js';
+import { shadowRootOf } from './snapshot/dom.js';
 
 /**
  * `autocomplete` tokens whose fields are secret (https://html.spec.whatwg.org/multipage/form-control-infrastructure.html#autofill-field):
@@ -201,10 +202,24 @@ export class Redactor {
     return (this.frameHidden = hidden);
   }
 
-  /** Whether anything under `el` (light DOM) is removed or secret, so its text or markup needs redacting. */
+  /**
+   * Whether anything under `el` (its shadow trees included) is removed or secret, so its text or markup is assembled
+   * piece by piece (light DOM only) instead of read whole.
+   */
   hasRedactedInside(el: Element): boolean {
-    for (const s of this.selectors) if (el.querySelector(s)) return true;
-    for (const f of Array.from(el.querySelectorAll('input, [autocomplete]'))) if (isSecretField(f)) return true;
+    // Shadow trees count too: rendered text (innerText) includes what they show.
+    const scopes: Array<Element | ShadowRoot> = [el];
+    for (let i = 0; i < scopes.length; i++) {
+      const scope = scopes[i]!;
+      for (const s of this.selectors) if (scope.querySelector(s)) return true;
+      for (const f of Array.from(scope.querySelectorAll('input, [autocomplete]'))) if (isSecretField(f)) return true;
+      const hosts = Array.from(scope.querySelectorAll('*'));
+      if (scope instanceof Element) hosts.push(scope);
+      for (const h of hosts) {
+        const root = shadowRootOf(h);
+        if (root) scopes.push(root);
+      }
+    }
     return false;
   }
 

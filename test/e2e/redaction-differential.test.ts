@@ -73,7 +73,7 @@ const HOSTILE_SELECTORS = [
 ];
 
 /** Text an agent could wait for: redacted text, secret values of both pages, and public text. */
-const TEXTS = ['Balance', '12,345', '98,765', 'Statement', 'hunter22', 'qwerty12', '492817', '530146', 'Amex', 'Discover', 'Visa', 'Mastercard', 'Checkout', 'Card'];
+const TEXTS = ['Points', '777', 'Wallet', 'Balance', '12,345', '98,765', 'Statement', 'hunter22', 'qwerty12', '492817', '530146', 'Amex', 'Discover', 'Visa', 'Mastercard', 'Checkout', 'Card'];
 
 /** Snapshot queries, the same idea through the outline. */
 const QUERIES = ['Balance', '4111', '5500', 'Amex', 'Mastercard', 'hunter', 'Remember', 'token', 'Checkout'];
@@ -143,6 +143,9 @@ describe.each(BROWSERS)('redaction as non-interference in %s', (kind) => {
       ['#remember', 'property', 'ariaLabelledByElements'],
       ['h1', 'property', 'previousElementSibling'],
       ['h1', 'property', 'baseURI'],
+      ['#wallet', 'text'],
+      ['#wallet', 'property', 'innerText'],
+      ['#wallet', 'property', 'shadowRoot'],
     ] as const) {
       await call(`extract ${selector} ${what} ${name ?? ''}`, 'extract', { selector, what, ...(name && { name }) });
     }
@@ -178,6 +181,7 @@ describe.each(BROWSERS)('redaction as non-interference in %s', (kind) => {
       const r = await full(t.legacy, 'snapshot', {});
       return (!r.isError && r.text.includes('otp=')) || undefined;
     }, 10_000, 'the submitted page');
+    await until(async () => (await full(t.legacy, 'list_sessions', {})).text.includes('otp=') || undefined, 10_000, 'the session to show the new URL');
     await call('snapshot after submit', 'snapshot', {});
     await call('list_sessions after submit', 'list_sessions');
     await call('extract baseURI after submit', 'extract', { selector: 'h1', what: 'property', name: 'baseURI' });
