@@ -125,6 +125,7 @@ describe.each(BROWSERS)('redaction as non-interference in %s', (kind) => {
       await call(`extract value handle ${i}`, 'extract', { handle: h, what: 'value' });
       await call(`extract labels handle ${i}`, 'extract', { handle: h, what: 'property', name: 'labels' });
       await call(`wait_for handle ${i}`, 'wait_for', { handle: h, state: 'visible', timeout_ms: 0 });
+      await call(`snapshot root handle ${i}`, 'snapshot', { root: h });
     }
 
     for (const [selector, what, name] of [
@@ -164,6 +165,7 @@ describe.each(BROWSERS)('redaction as non-interference in %s', (kind) => {
     // Acting: a click that finds nothing in the redacted region; choosing an option of the secret select (present on
     // one page only) answers the same; typing one page's secret into a public field shows up the same on both.
     await call('click redacted link', 'click', { selector: '#private a', timeout_ms: 0 });
+    await call('click covered button', 'click', { selector: '#later', timeout_ms: 0 });
     await call('click heading', 'click', { selector: 'h1' });
     for (const option of ['Visa', 'Mastercard', 'Nope']) await call(`type ct ${option}`, 'type', { selector: '[name=ct]', text: option });
     await call('type cvc', 'type', { selector: '[name=cvc]', text: '1', clear: false });
@@ -174,7 +176,7 @@ describe.each(BROWSERS)('redaction as non-interference in %s', (kind) => {
 
     // A GET form puts its secret fields in the next page's URL. The card number is typed so both pages pass its pattern.
     await call('type card', 'type', { selector: '[name=cc]', text: '4000000000000002' });
-    const pay = await call('click Pay', 'click', { selector: 'button' });
+    const pay = await call('click Pay', 'click', { selector: 'form button' });
     expect(pay.structured.navigation_started, pay.text).toBe(true);
     await until(async () => (await t.rig.browser.pages()).some((p) => p.url().includes('otp=')) || undefined, 10_000, 'the form to submit');
     await until(async () => {
@@ -228,6 +230,7 @@ describe.each(BROWSERS)('redaction as non-interference in %s', (kind) => {
     for (const s of ['form:has(input[value^="4"])', 'input:valid', '[name=cc]:user-invalid', 'input[value]', '#private + h1', ':nth-child(2 of .balance)']) {
       expect(get(`wait_for ${s}`).structured, s).toMatchObject({ error: { code: 'invalid_argument' } });
     }
+    expect(get('click covered button').structured).toMatchObject({ error: { code: 'not_actionable', details: { covered_by: 'a redacted element' } } });
     expect(get('type ct Nope').isError).toBe(false);
     expect(get('type ct Nope').structured).toMatchObject({ redacted: true });
     expect(get('snapshot query guess').text).toContain('492817');

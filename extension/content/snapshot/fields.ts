@@ -57,7 +57,7 @@ export function controlStates(el: Element, role: string, focused: Element | null
   else if (pressed === 'false') s.push('pressed=false');
   if ((el as HTMLInputElement).required === true || attr('aria-required') === 'true') s.push('required');
   const invalid = attr('aria-invalid');
-  if ((invalid !== null && invalid !== 'false') || (!secret && isFormControl(el) && matchesSafe(el, ':user-invalid'))) s.push('invalid');
+  if ((invalid !== null && invalid !== 'false') || (!secret && isFormControl(el) && el.localName !== 'fieldset' && matchesSafe(el, ':user-invalid'))) s.push('invalid');
   if ((el as HTMLInputElement).readOnly === true && (el.localName === 'input' || el.localName === 'textarea')) s.push('readonly');
   else if (attr('aria-readonly') === 'true') s.push('readonly');
   if (role === 'heading' || role === 'treeitem' || role === 'row') {

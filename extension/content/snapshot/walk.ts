@@ -79,7 +79,9 @@ export class Walker {
       const ctx: Ctx = { visible: true, transparent: false, clip: undefined, parent: undefined, inAct: false, depth: 0, mute: false };
       // Names that embed a secret field (a label around it, aria-labelledby naming it) embed nothing of its value.
       this.redactor.shield(document);
-      this.element(root, ctx, out);
+      // A root handle minted before the user redacted its part of the page (or inside a secret field) walks nothing.
+      if (root !== document.documentElement && this.redactor.isHidden(root)) out.push({ role: 'redacted' });
+      else this.element(root, ctx, out);
       const nodes = out.done();
       return {
         document: this.registry.namespace,
@@ -317,7 +319,7 @@ export class Walker {
     const node: SnapNode = { role, handle: this.registry.handleFor(control), act: 1 };
     const name = collapseWhitespace(label.textContent ?? '') || collapseWhitespace(this.cache.name(control));
     if (name) node.name = cap(name, this.flags.nameLimit);
-    const states = controlStates(control, role, this.focused);
+    const states = controlStates(control, role, this.focused, isSecretField(control));
     for (const st of usability(label, this.cache, ctx.transparent, ctx.clip, this.view, () => [])) states.push(st);
     if (states.length) node.states = states;
     this.nodes++;
