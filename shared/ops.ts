@@ -63,7 +63,7 @@ export type RedactionPolicy = z.infer<typeof RedactionPolicy>;
 /** A target element: exactly one of a handle or a CSS selector that must match one element. */
 export const TargetArgs = z.object({
   handle: HandleSchema.optional().describe('Element handle from a snapshot, e.g. "q7k2mzr4.3". Preferred.'),
-  selector: z.string().max(1000).optional().describe('CSS selector that must match exactly one element, if you have no handle.'),
+  selector: z.string().max(1000).optional().describe('CSS selector that must match exactly one element, if you have no handle. Constructs that could observe redacted content (:has(), :valid, [value] …) are refused.'),
 });
 
 export const ClickArgs = TargetArgs.extend({
