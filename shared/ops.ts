@@ -57,13 +57,15 @@ export type SnapshotResult = z.infer<typeof SnapshotResult>;
 export const RedactionPolicy = z.object({
   selectors: z.array(z.string().max(1000)).max(200),
   value_limit: z.number().int().min(0).max(100_000),
+  /** Names of secret fields this tab's GET forms submitted: their values are scrubbed from URLs (shared/url-redaction.ts). */
+  url_params: z.array(z.string().max(200)).max(200).optional(),
 });
 export type RedactionPolicy = z.infer<typeof RedactionPolicy>;
 
 /** A target element: exactly one of a handle or a CSS selector that must match one element. */
 export const TargetArgs = z.object({
   handle: HandleSchema.optional().describe('Element handle from a snapshot, e.g. "q7k2mzr4.3". Preferred.'),
-  selector: z.string().max(1000).optional().describe('CSS selector that must match exactly one element, if you have no handle.'),
+  selector: z.string().max(1000).optional().describe('CSS selector that must match exactly one element, if you have no handle. Constructs that could observe redacted content (:has(), :valid, [value] …) are refused.'),
 });
 
 export const ClickArgs = TargetArgs.extend({
@@ -280,6 +282,17 @@ export const ElementRectResult = z.object({
   viewport: z.object({ width: z.number(), height: z.number() }),
 });
 
+/** A box in viewport CSS pixels. */
+const BoxSchema = z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() });
+/** `redaction_boxes`: where this frame paints redacted content, and where its iframes are (screenshot masks by it). */
+export const RedactionBoxesArgs = z.object({ expect: z.array(z.string().max(64)).max(1000).optional(), settle: z.boolean().optional() });
+export const RedactionBoxesResult = z.object({
+  viewport: z.object({ width: z.number(), height: z.number() }),
+  boxes: z.array(BoxSchema),
+  frames: z.array(BoxSchema.extend({ ref: z.union([z.number(), z.string(), z.null()]) })),
+});
+export type RedactionBoxesResult = z.infer<typeof RedactionBoxesResult>;
+
 /** `snapshot.walk`: this frame's tree under the walk flags (extension/background/snapshot.ts stitches frames). */
 export const SnapshotWalkArgs = z.object({ flags: z.record(z.string(), z.unknown()), expect: z.array(z.string().max(64)).max(1000).optional() });
 /** `snapshot.hello`: post a token to the parent window so the parent can tell which iframe shows this frame. */
@@ -320,6 +333,7 @@ export const OPS = {
   document: { args: DocumentArgs, result: DocumentResult, capability: 'none', site: 'content', public: false },
   cancel: { args: CancelArgs, result: z.null(), capability: 'none', site: 'content', public: false },
   element_rect: { args: ElementRectArgs, result: ElementRectResult, capability: 'read', site: 'content', public: false },
+  redaction_boxes: { args: RedactionBoxesArgs, result: RedactionBoxesResult, capability: 'read', site: 'content', public: false },
   'snapshot.walk': { args: SnapshotWalkArgs, result: z.unknown(), capability: 'read', site: 'content', public: false },
   'snapshot.hello': { args: SnapshotHelloArgs, result: z.object({ sent: z.boolean() }), capability: 'none', site: 'content', public: false },
   'snapshot.resolve': { args: SnapshotResolveArgs, result: z.object({ status: z.string(), tag: z.string().optional() }), capability: 'none', site: 'content', public: false },

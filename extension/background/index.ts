@@ -8,11 +8,13 @@ import { runCall, cancelCall } from './pipeline/index.js';
 import { isShared, onSharingChanged, reconcileSharing, setShared, sharedTabIds } from './sharing.js';
 import { forgetTab, sendToFrame } from './frames.js';
 import { forgetPushes, onContentPush } from './push.js';
+import { addSecretParams, forgetSecretParams, scrubTabUrl, SecretParamsMessageSchema } from './secret-params.js';
 import { PopupRequestSchema, type PopupState } from '../popup-messages.js';
 
 chrome.tabs.onRemoved.addListener((tab) => {
   forgetTab(tab);
   forgetPushes(tab);
+  forgetSecretParams(tab);
   void isShared(tab).then((shared) => (shared ? setShared(tab, false) : undefined));
 });
 
@@ -32,7 +34,7 @@ chrome.webNavigation.onDOMContentLoaded.addListener((details) => {
   void isShared(details.tabId).then(async (shared) => {
     if (!shared) return;
     const reply = await sendToFrame(details.tabId, 0, 'document', {}).catch(() => undefined);
-    if (reply) post({ t: 'event', event: { kind: 'document', tab: details.tabId, document: reply.document, url: details.url } });
+    if (reply) post({ t: 'event', event: { kind: 'document', tab: details.tabId, document: reply.document, url: await scrubTabUrl(details.tabId, details.url) } });
   });
 });
 
@@ -40,6 +42,13 @@ onSharingChanged(() => void sendTabs());
 
 // Page → hub: bridge messages from the content script of a tab's top frame, checked and bounded there.
 chrome.runtime.onMessage.addListener(onContentPush);
+chrome.runtime.onMessage.addListener((message: unknown, sender) => {
+  // A content script (any tab, shared or not) reports the secret fields a form is submitting.
+  if (sender.id !== chrome.runtime.id || sender.tab?.id === undefined) return false;
+  const parsed = SecretParamsMessageSchema.safeParse(message);
+  if (parsed.success) void addSecretParams(sender.tab.id, parsed.data.orielSecretParams).catch(() => undefined);
+  return false;
+});
 
 chrome.runtime.onMessage.addListener((message: unknown, sender, sendResponse) => {
   // Only the extension's own pages (popup, options) may change sharing: content scripts run at web URLs and are refused.

@@ -1,6 +1,7 @@
 // Which tabs the user shared (SPEC §2). Kept in storage.session so a service-worker restart keeps them and a browser
 // restart forgets them. Shared tabs are marked with a badge on the toolbar button.
 import type { TabInfo } from '../../shared/protocol.js';
+import { scrubTabUrl } from './secret-params.js';
 
 const KEY = 'sharedTabs';
 let cache: Set<number> | undefined;
@@ -76,7 +77,7 @@ export async function describeSharedTabs(): Promise<TabInfo[]> {
     try {
       const t = await chrome.tabs.get(id);
       const url = t.url ?? '';
-      out.push({ tab: id, title: (t.title ?? '').slice(0, 2000), url: url.slice(0, 8192), origin: originOf(url), active: t.active });
+      out.push({ tab: id, title: (t.title ?? '').slice(0, 2000), url: (await scrubTabUrl(id, url)).slice(0, 8192), origin: originOf(url), active: t.active });
     } catch {
       /* closed */
     }

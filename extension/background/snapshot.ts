@@ -20,6 +20,8 @@ import {
 } from '../../shared/snapshot/index.js';
 import { frameOfDocument, listFrames, sendToFrame } from './frames.js';
 import { readSettings, type Settings } from '../settings.js';
+import { secretParams } from './secret-params.js';
+import { scrubUrl } from '../../shared/url-redaction.js';
 
 /** A random token for the iframe ↔ frameId handshake (Chromium has no runtime.getFrameId). */
 function frameToken(): string {
@@ -139,6 +141,9 @@ export async function snapshotTab(tab: number, args: SnapshotArgs): Promise<Snap
       return n.children ? { ...n, children: stitch(n.children) } : n;
     });
   let nodes = placeholders ? stitch(top.nodes) : top.nodes;
+  // Link URLs resolve against the page's own URL (`#top`), which a GET form may have filled with secret values.
+  const urlParams = await secretParams(tab);
+  if (urlParams.length) scrubLinks(nodes, urlParams);
   markInert(nodes);
   const filterSpec: Parameters<typeof filterTree>[1] = {};
   if (args.query) filterSpec.query = args.query;
@@ -149,17 +154,26 @@ export async function snapshotTab(tab: number, args: SnapshotArgs): Promise<Snap
   const lines = toLines(nodes);
   const start = cursor ? resumeIndex(lines, cursor) : 0;
   const main = trees.get(0) ?? top;
-  const meta = { title: main.title, url: main.url, document: main.document, visited, dropped };
+  const url = urlParams.length ? scrubUrl(main.url, urlParams) : main.url;
+  const meta = { title: main.title, url, document: main.document, visited, dropped };
   const page = paginate(lines, start, budget, meta, filters);
   const result: SnapshotResult = {
     document: main.document,
-    url: main.url,
+    url,
     title: main.title,
     text: page.text,
     coverage: { visited, shown: page.shown, omitted: lines.length - page.shown + dropped, truncated: page.cursor !== undefined || dropped > 0 },
   };
   if (page.cursor) result.cursor = encodeCursor(page.cursor);
   return result;
+}
+
+/** Removes the values of secret query parameters from every link URL in the tree. */
+function scrubLinks(nodes: SnapNode[], names: readonly string[]): void {
+  for (const n of nodes) {
+    if (n.url !== undefined) n.url = scrubUrl(n.url, names);
+    if (n.children) scrubLinks(n.children, names);
+  }
 }
 
 function frameRefs(nodes: SnapNode[], out: Array<number | string> = []): Array<number | string> {

@@ -10,15 +10,20 @@ import { currentRegistry } from './document.js';
 import type { ContentContext, ContentHandler, ContentHandlers } from './handlers.js';
 import { snapshotHandlers } from './snapshot/index.js';
 import { actionHandlers } from './actions/index.js';
+import { maskHandlers } from './masks.js';
 import { Redactor } from './redaction.js';
 import { bridgeHandlers, startBridge } from './bridge.js';
 import { pageToolHandlers } from './page-tools.js';
+import { watchSecretSubmissions } from './form-watch.js';
+
+watchSecretSubmissions();
 
 const HANDLERS: ContentHandlers = {
   ...snapshotHandlers,
   ...actionHandlers,
   ...bridgeHandlers,
   ...pageToolHandlers,
+  ...maskHandlers,
   /** The document this frame shows: its id (handle namespace), URL and title. */
   document: (_args, ctx) => ({ document: ctx.registry.namespace, url: location.href, title: document.title }),
 };

@@ -1,8 +1,12 @@
-// The content script's one redaction rule (SPEC §3): which elements hold secrets (password, one-time-code and card
-// fields), which subtrees the user's selectors remove, and the redacted text and markup of an element. Actions read
-// the page only through this module; the snapshot walker (./snapshot/) is to use the same rule.
+// The content script's one redaction rule (docs/redaction.md): which elements hold secrets (password, one-time-code
+// and card fields), which subtrees the user's selectors remove, the agent's selectors matched without seeing either,
+// and the redacted text, markup and URLs of an element. Actions and the snapshot walker (./snapshot/) read the page
+// through this module; the selector grammar gate is shared/selectors.ts.
 import { orielError } from '../../shared/errors.js';
 import type { RedactionPolicy } from '../../shared/ops.js';
+import { vetSelector } from '../../shared/selectors.js';
+import { scrubUrl } from '../../shared/url-redaction.js';
+import { shadowRootOf } from './snapshot/dom.js';
 
 /**
  * `autocomplete` tokens whose fields are secret (https://html.spec.whatwg.org/multipage/form-control-infrastructure.html#autofill-field):
@@ -32,47 +36,20 @@ function composedParent(n: Element): Element | null {
   return root && root.nodeType === Node.DOCUMENT_FRAGMENT_NODE && (root as ShadowRoot).host ? (root as ShadowRoot).host : null;
 }
 
-/** Decodes CSS escapes (`\61`, `\a `, `\u`) so that an escaped name reads as the name it means. */
-function decodeCssEscapes(s: string): string {
-  return s.replace(/\\([0-9a-fA-F]{1,6})[ \t\n\r\f]?|\\([\s\S])/g, (_, hex: string | undefined, ch: string | undefined) => {
-    if (hex === undefined) return ch ?? '';
-    const cp = parseInt(hex, 16);
-    // https://drafts.csswg.org/css-syntax-3/#consume-escaped-code-point
-    return cp === 0 || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff) ? '\ufffd' : String.fromCodePoint(cp);
-  });
-}
-
-/**
- * An attribute selector on `value`, in any of its spellings: `[value`, `[ VALUE`, `[*|value`, `[ns|value`,
- * after escapes are decoded (`[v\61lue`) and comments removed (a comment may sit between `[` and the name).
- */
-const VALUE_ATTRIBUTE = /\[\s*(?:(?:\*|[-\w]*)\s*\|\s*)?value(?![-\w])/i;
-
-/**
- * Refuses selectors that test the `value` attribute. Frameworks mirror a field's value into that attribute, so a
- * selector such as `input[value^="a"]` would let an agent read a password one character at a time through whether
- * it matches. Acting on a field needs no such selector: the snapshot gives it a handle.
- */
-export function checkSelector(selector: string): void {
-  const plain = decodeCssEscapes(selector).replace(/\/\*[\s\S]*?(?:\*\/|$)/g, '');
-  if (VALUE_ATTRIBUTE.test(plain)) {
-    throw orielError(
-      'invalid_argument',
-      'Selectors may not test the "value" attribute (it can hold what a person typed, passwords included). Take a snapshot and use the field\'s handle instead.',
-      { next: 'snapshot, then use the handle' },
-    );
-  }
-}
-
 /** The redaction policy of one call: the secret-field rule plus the user's selectors, checked to be valid CSS. */
 export class Redactor {
   /** Whether this frame itself sits inside a redacted iframe of a same-origin parent (computed on first use). */
   private frameHidden: boolean | undefined;
 
+  /** Secret fields whose values are hidden from Oriel's own reads while {@link shield} is up, with what was hidden. */
+  private readonly shielded: Array<{ el: Element; keys: string[] }> = [];
+
   private constructor(
     /** The user's selectors, each matched on its own (joined with commas, an unterminated one would swallow the next). */
     readonly selectors: readonly string[],
     readonly valueLimit: number,
+    /** Query parameters whose values are scrubbed from URLs: names of secret fields this tab's GET forms submitted. */
+    readonly urlParams: ReadonlySet<string> = new Set(),
   ) {}
 
   /** The policy from its parts (the snapshot walker has them as walk flags); invalid user selectors throw. */
@@ -89,7 +66,7 @@ export class Redactor {
         );
       }
     }
-    return new Redactor(selectors, policy.value_limit);
+    return new Redactor(selectors, policy.value_limit, new Set(policy.url_params ?? []));
   }
 
   /** Whether `el` itself matches one of the user's selectors. */
@@ -114,6 +91,101 @@ export class Redactor {
     return this.isRemoved(el);
   }
 
+  /** Whether `el` is inside a secret field (an option of a secret select, the content of a secret contenteditable). */
+  insideSecret(el: Element): boolean {
+    for (let n = composedParent(el); n; n = composedParent(n)) if (isSecretField(n)) return true;
+    return false;
+  }
+
+  /**
+   * Whether `el` does not exist for agents: removed by the user's selectors, or inside a secret field. A secret field
+   * itself exists (it can be typed into); only what it holds is hidden.
+   */
+  isHidden(el: Element): boolean {
+    return this.isRemoved(el) || this.insideSecret(el);
+  }
+
+  /**
+   * Every element an agent's `selector` matches under `scope`, as if redacted content were absent
+   * (docs/redaction.md, "Selectors"): the grammar is checked by {@link vetSelector}; constructs whose answer could
+   * depend on a redacted neighbour are refused when the page has one (a fact the snapshot shows anyway); hidden
+   * elements never match; selection-state pseudo-classes never match a secret field. Shadow roots are not searched.
+   * @throws OrielError `invalid_argument` for refused or invalid selectors.
+   */
+  select(selector: string, scope: ParentNode = document): Element[] {
+    const vetted = vetSelector(selector);
+    if (vetted.siblings || vetted.ofType) this.checkNeighbours(vetted.siblings, vetted.ofType);
+    let found: NodeListOf<Element>;
+    try {
+      found = scope.querySelectorAll(vetted.css);
+    } catch {
+      throw orielError('invalid_argument', `"${selector.length > 200 ? selector.slice(0, 199) + '…' : selector}" is not a valid CSS selector in this browser. Prefer a handle from a snapshot.`);
+    }
+    const out: Element[] = [];
+    for (const el of Array.from(found)) {
+      if (this.isHidden(el)) continue;
+      if (vetted.state && isSecretField(el)) continue;
+      out.push(el);
+    }
+    return out;
+  }
+
+  /**
+   * Refuses sibling combinators when a removed subtree or a secret field has a later sibling (the combinator would
+   * test it), and `*-of-type` when a removed subtree has any sibling (its tag would be counted).
+   */
+  private checkNeighbours(siblings: boolean, ofType: boolean): void {
+    const risky = (el: Element) => (siblings && el.nextElementSibling !== null) || (ofType && (el.nextElementSibling !== null || el.previousElementSibling !== null));
+    let found = false;
+    for (const s of this.selectors) {
+      for (const el of Array.from(document.querySelectorAll(s))) if (risky(el)) found = true;
+    }
+    if (siblings && !found) {
+      for (const el of Array.from(document.querySelectorAll('input, textarea, select, [autocomplete]'))) if (isSecretField(el) && el.nextElementSibling) found = true;
+    }
+    if (!found) return;
+    throw orielError(
+      'invalid_argument',
+      `This page has redacted parts next to other elements, and a selector with ${siblings ? '"+" or "~"' : 'a *-of-type pseudo-class'} would test them. Take a snapshot and use a handle, or a selector without it.`,
+      { next: 'snapshot, then use the handle' },
+    );
+  }
+
+  /** `s` with the values of secret query parameters removed (shared/url-redaction.ts); other text is left as it is. */
+  scrubUrl(s: string): string {
+    return this.urlParams.size === 0 ? s : scrubUrl(s, this.urlParams);
+  }
+
+  /**
+   * Hides the values of the secret fields under `root` (a document or shadow root) from Oriel's own reads until
+   * {@link unshield}: while up, such a field answers `value` "", `selectedOptions` [] and (a secret contenteditable)
+   * `textContent` "". Accessible names embed a control's value (https://www.w3.org/TR/accname-1.2/#comp_embedded_control);
+   * with the shield up they embed nothing, whatever the field holds. The properties live on the content script's own
+   * view of each element (Chromium's isolated world, Firefox's Xray wrapper), so the page never sees them.
+   */
+  shield(root: Document | ShadowRoot): void {
+    for (const el of Array.from(root.querySelectorAll('input, textarea, select, [autocomplete]'))) {
+      if (!isSecretField(el) || this.shielded.some((s) => s.el === el)) continue;
+      const keys: string[] = [];
+      const hide = (key: string, value: unknown) => {
+        if (Object.hasOwn(el, key)) return;
+        Object.defineProperty(el, key, { value, configurable: true });
+        keys.push(key);
+      };
+      if (el.localName === 'input' || el.localName === 'textarea') hide('value', '');
+      else if (el.localName === 'select') {
+        hide('value', '');
+        hide('selectedOptions', []);
+      } else hide('textContent', '');
+      this.shielded.push({ el, keys });
+    }
+  }
+
+  /** Takes down every {@link shield}. */
+  unshield(): void {
+    for (const { el, keys } of this.shielded.splice(0)) for (const k of keys) delete (el as unknown as Record<string, unknown>)[k];
+  }
+
   private frameRemoved(): boolean {
     if (this.frameHidden !== undefined) return this.frameHidden;
     let hidden = false;
@@ -130,45 +202,36 @@ export class Redactor {
     return (this.frameHidden = hidden);
   }
 
-  /** Whether anything under `el` (light DOM) is removed or secret, so its text or markup needs redacting. */
+  /**
+   * Whether anything under `el` (its shadow trees included) is removed or secret, so its text or markup is assembled
+   * piece by piece (light DOM only) instead of read whole.
+   */
   hasRedactedInside(el: Element): boolean {
-    for (const s of this.selectors) if (el.querySelector(s)) return true;
-    for (const f of Array.from(el.querySelectorAll('input, [autocomplete]'))) if (isSecretField(f)) return true;
+    // Shadow trees count too: rendered text (innerText) includes what they show.
+    const scopes: Array<Element | ShadowRoot> = [el];
+    for (let i = 0; i < scopes.length; i++) {
+      const scope = scopes[i]!;
+      for (const s of this.selectors) if (scope.querySelector(s)) return true;
+      for (const f of Array.from(scope.querySelectorAll('input, [autocomplete]'))) if (isSecretField(f)) return true;
+      const hosts = Array.from(scope.querySelectorAll('*'));
+      if (scope instanceof Element) hosts.push(scope);
+      for (const h of hosts) {
+        const root = shadowRootOf(h);
+        if (root) scopes.push(root);
+      }
+    }
     return false;
   }
 
   /**
-   * The values of this document's secret fields (two characters or more), for {@link scrub}: a page may echo a
-   * password or card number in ordinary text, as the snapshot also assumes.
-   */
-  secretValues(): string[] {
-    const out = new Set<string>();
-    for (const el of Array.from(document.querySelectorAll('input, textarea, select, [autocomplete]'))) {
-      if (!isSecretField(el)) continue;
-      const values =
-        el.localName === 'select'
-          ? Array.from((el as HTMLSelectElement).selectedOptions, (o) => o.label)
-          : [(el as HTMLInputElement).value, el.getAttribute('value') ?? '', (el as HTMLTextAreaElement).defaultValue ?? ''];
-      for (const v of values) if (typeof v === 'string' && v.trim().length >= 2) out.add(v.trim());
-    }
-    return [...out].sort((a, b) => b.length - a.length);
-  }
-
-  /** Replaces every occurrence of a secret value in `s` by a marker. */
-  scrub(s: string, secrets: string[] = this.secretValues()): string {
-    for (const sec of secrets) if (s.includes(sec)) s = s.split(sec).join('[redacted]');
-    return s;
-  }
-
-  /**
-   * The text of `el` with removed subtrees and secret fields left out, secret values scrubbed. `rendered` follows
+   * The text of `el` with removed subtrees and secret fields left out. `rendered` follows
    * `innerText` (CSS decides what shows and where lines break); otherwise `textContent`.
    */
   text(el: Element, rendered: boolean): string {
     let t: string;
     if (!this.hasRedactedInside(el)) t = rendered && isHtml(el) ? (el as HTMLElement).innerText : (el.textContent ?? '');
     else t = rendered ? this.renderedText(el) : this.rawText(el);
-    return this.scrub(t);
+    return t;
   }
 
   private rawText(node: Node): string {
@@ -220,7 +283,7 @@ export class Redactor {
     const inert = document.implementation.createHTMLDocument('');
     const copy = inert.importNode(el, true);
     this.redactCopy(el, copy, inert);
-    return this.scrub(outer ? copy.outerHTML : copy.innerHTML);
+    return outer ? copy.outerHTML : copy.innerHTML;
   }
 
   /** Walks the original and its copy in step (selectors must be matched where the element really is). */

@@ -3,6 +3,7 @@
 import { NavigateArgs, type NavigateResult } from '../../../shared/ops.js';
 import { orielError } from '../../../shared/errors.js';
 import { sendToFrame } from '../frames.js';
+import { scrubTabUrl } from '../secret-params.js';
 
 type WaitUntil = 'load' | 'domcontentloaded' | 'none';
 
@@ -28,12 +29,13 @@ export async function navigate(tab: number, raw: Record<string, unknown>): Promi
     waiter.dispose();
   }
   const after = await getTab(tab);
-  const result: NavigateResult = { url: after.url ?? '', title: after.title ?? '' };
+  const shownUrl = await scrubTabUrl(tab, after.url ?? '');
+  const result: NavigateResult = { url: shownUrl, title: after.title ?? '' };
   if (waitUntil !== 'none') {
     const document = await topDocument(tab);
     // A loaded top frame without Oriel's content script is a browser error page (or a page extensions may not touch).
     if (document === undefined) {
-      throw orielError('navigation_failed', `The tab shows no page Oriel can work in (${(after.url ?? '').slice(0, 200)}): the load failed and the browser shows an error page, or the site is protected.`, {
+      throw orielError('navigation_failed', `The tab shows no page Oriel can work in (${shownUrl.slice(0, 200)}): the load failed and the browser shows an error page, or the site is protected.`, {
         details: { reason: 'no document' },
       });
     }

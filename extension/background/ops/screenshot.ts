@@ -1,14 +1,19 @@
-// The `screenshot` operation: capture the visible tab, optionally crop to one element (its box from the content
-// script's element_rect), downscale and encode in the background with OffscreenCanvas. MCP side:
-// broker/mcp/tools/screenshot.ts.
+// The `screenshot` operation: capture the visible tab, paint out what redaction hides (boxes from every frame's
+// content script, ../masks.ts), optionally crop to one element (its box from the content script's element_rect),
+// downscale and encode in the background with OffscreenCanvas. MCP side: broker/mcp/tools/screenshot.ts.
 import type { ScreenshotArgs, ScreenshotResult } from '../../../shared/ops.js';
 import { orielError } from '../../../shared/errors.js';
 import { frameOfDocument, sendToFrame, type FrameCallOptions } from '../frames.js';
+import { measureMasks, sameMasks, type Masks } from '../masks.js';
 
 const DEFAULT_MAX_WIDTH = 1280;
 const DEFAULT_QUALITY = 70;
 /** Largest encoded image, bytes: quality and then size step down until it fits. */
 const MAX_BYTES = 900_000;
+/** Captures tried when the page moves between measuring its masks and capturing. */
+const CAPTURE_ATTEMPTS = 3;
+/** The colour redacted boxes are painted with. */
+const MASK_COLOUR = '#6e7781';
 
 interface ElementBox {
   handle: string;
@@ -36,8 +41,8 @@ export async function screenshot(tab: number, raw: Record<string, unknown>, fram
     });
   }
   const box = args.handle !== undefined || args.selector !== undefined ? await elementBox(tab, args.handle, args.selector, frameCall) : undefined;
-  const png = await capture(info.windowId);
-  const bitmap = await createImageBitmap(png);
+  const { png, masks } = await maskedCapture(tab, info.windowId, frameCall);
+  const bitmap = paintMasks(await createImageBitmap(png), masks);
   try {
     let sx = 0;
     let sy = 0;
@@ -71,8 +76,48 @@ export async function screenshot(tab: number, raw: Record<string, unknown>, fram
       else width = Math.max(100, Math.floor(width * 0.75));
     }
   } finally {
-    bitmap.close();
+    if (bitmap instanceof ImageBitmap) bitmap.close();
   }
+}
+
+/**
+ * Measures the masks, captures, and measures again; when the page moved in between (scrolling, layout, animation),
+ * the masks might not sit where the capture shows the secrets, so it tries again and finally refuses.
+ */
+async function maskedCapture(tab: number, windowId: number, frameCall: FrameCallOptions): Promise<{ png: Blob; masks: Masks }> {
+  for (let attempt = 1; ; attempt++) {
+    const before = await measureMasks(tab, frameCall, true);
+    const png = await capture(windowId);
+    const after = await measureMasks(tab, frameCall, false);
+    if (sameMasks(before, after)) return { png, masks: after };
+    if (attempt >= CAPTURE_ATTEMPTS) {
+      throw orielError('not_actionable', 'The page kept moving while the screenshot was taken, so Oriel could not be sure the redacted parts were covered. Try again once the page is still.', {
+        retryable: true,
+        details: { reason: 'page moving' },
+      });
+    }
+  }
+}
+
+/**
+ * Paints every mask over the capture, in device pixels (the capture's width over the viewport's CSS width), rounded
+ * outwards so a box never leaves a partly covered pixel. Returns a new bitmap and closes the old one.
+ */
+function paintMasks(bitmap: ImageBitmap, masks: Masks): ImageBitmap | OffscreenCanvas {
+  if (masks.boxes.length === 0) return bitmap;
+  const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+  const g = canvas.getContext('2d');
+  if (!g) throw orielError('unsupported', 'This browser cannot draw images in the extension background.');
+  g.drawImage(bitmap, 0, 0);
+  bitmap.close();
+  const scale = canvas.width / masks.viewport.width;
+  g.fillStyle = MASK_COLOUR;
+  for (const b of masks.boxes) {
+    const x = Math.floor(b.x * scale);
+    const y = Math.floor(b.y * scale);
+    g.fillRect(x, y, Math.ceil((b.x + b.width) * scale) - x, Math.ceil((b.y + b.height) * scale) - y);
+  }
+  return canvas;
 }
 
 function clamp(v: number, lo: number, hi: number): number {

@@ -9,13 +9,14 @@ import { backgroundOps } from '../ops/index.js';
 import { cancelInFrames, trackCall, untrackCall } from './running.js';
 import { isNavigationAway, topFrameAnswers } from './follow.js';
 import { redactionOf, type CallState } from './types.js';
+import { secretParams } from '../secret-params.js';
 
 /** Acting ops may cause the navigation themselves (a link, a submit): their answer gets this long to arrive, ms. */
 const OWN_NAVIGATION_GRACE_MS = 1_000;
 
 export async function dispatch(state: CallState): Promise<unknown> {
   const { op, tab, args } = state;
-  const options = { call: state.call.id, redaction: redactionOf(state.settings), deadline: state.call.deadline };
+  const options = { call: state.call.id, redaction: redactionOf(state.settings, await secretParams(tab)), deadline: state.call.deadline };
   if (OPS[op].site === 'background') {
     if (op === 'snapshot') return snapshotTab(tab, args as never);
     const run = backgroundOps[op];

@@ -34,6 +34,8 @@ export interface CallState {
 export type Stage = (state: CallState) => Promise<void>;
 
 /** The redaction policy every content call of an agent's operation carries, from the user's settings. */
-export function redactionOf(settings: Settings): RedactionPolicy {
-  return { selectors: settings.redactSelectors, value_limit: settings.valueLimit };
+export function redactionOf(settings: Settings, urlParams: readonly string[] = []): RedactionPolicy {
+  const policy: RedactionPolicy = { selectors: settings.redactSelectors, value_limit: settings.valueLimit };
+  if (urlParams.length) policy.url_params = [...urlParams];
+  return policy;
 }

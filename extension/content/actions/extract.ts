@@ -71,8 +71,10 @@ function read(el: Element, what: 'text' | 'value' | 'attribute' | 'property', na
       if ('value' in el && typeof (el as HTMLInputElement).value === 'string') return (el as HTMLInputElement).value;
       if (el instanceof HTMLElement && el.isContentEditable) return redactor.text(el, true);
       throw orielError('invalid_argument', `A <${el.localName}> has no form value; use what="text" or what="attribute".`);
-    case 'attribute':
-      return el.getAttribute(name!);
+    case 'attribute': {
+      const v = el.getAttribute(name!);
+      return v === null ? null : redactor.scrubUrl(v);
+    }
     case 'property':
       return readProperty(el, name!, ctx, redactor);
   }
@@ -99,29 +101,29 @@ function readProperty(el: Element, name: string, ctx: ContentContext, redactor: 
   if (typeof v === 'string' && name in TEXT_PROPERTIES) return redactor.text(el, TEXT_PROPERTIES[name]!);
   // An <output>'s value is its text content (https://html.spec.whatwg.org/multipage/form-elements.html#dom-output-value).
   if (typeof v === 'string' && el.localName === 'output' && (name === 'value' || name === 'defaultValue')) return redactor.text(el, false);
-  return toJson(v, ctx, 0, redactor, redactor.secretValues());
+  return toJson(v, ctx, 0, redactor);
 }
 
 /**
- * A property value as JSON. Elements become handles (or `{redacted: true}` when the user's selectors remove them);
- * other nodes (text, documents, shadow roots, fragments) are not walked, since their text and markup would bypass
- * redaction; strings are scrubbed of secret field values.
+ * A property value as JSON. Elements become handles (or `{redacted: true}` when redaction hides them); other nodes
+ * (text, documents, shadow roots, fragments) are not walked, since their text and markup would bypass redaction;
+ * strings (`href`, `baseURI`, `action` …) lose the values of secret query parameters.
  */
-function toJson(v: unknown, ctx: ContentContext, depth: number, redactor: Redactor, secrets: string[]): unknown {
+function toJson(v: unknown, ctx: ContentContext, depth: number, redactor: Redactor): unknown {
   if (v === null || v === undefined) return null;
-  if (typeof v === 'string') return redactor.scrub(v, secrets);
+  if (typeof v === 'string') return redactor.scrubUrl(v);
   if (typeof v === 'boolean') return v;
   if (typeof v === 'number') return Number.isFinite(v) ? v : String(v);
   if (typeof v === 'bigint') return v.toString();
   if (typeof v !== 'object') return null;
-  if (v instanceof Element) return redactor.isRemoved(v) ? { redacted: true } : { handle: ctx.registry.handleFor(v) };
+  if (v instanceof Element) return redactor.isHidden(v) ? { redacted: true } : { handle: ctx.registry.handleFor(v) };
   if (v instanceof Node) return { node: v.nodeName };
   if (depth >= 3) return '[…]';
-  if (typeof (v as { toJSON?: unknown }).toJSON === 'function') return toJson((v as { toJSON(): unknown }).toJSON(), ctx, depth + 1, redactor, secrets);
+  if (typeof (v as { toJSON?: unknown }).toJSON === 'function') return toJson((v as { toJSON(): unknown }).toJSON(), ctx, depth + 1, redactor);
   if (Array.isArray(v) || (typeof (v as { length?: unknown }).length === 'number' && Symbol.iterator in v)) {
     return Array.from(v as Iterable<unknown>)
       .slice(0, 200)
-      .map((x) => toJson(x, ctx, depth + 1, redactor, secrets));
+      .map((x) => toJson(x, ctx, depth + 1, redactor));
   }
   const out: Record<string, unknown> = {};
   let n = 0;
@@ -129,7 +131,7 @@ function toJson(v: unknown, ctx: ContentContext, depth: number, redactor: Redact
   for (const k in v) {
     if (n++ >= 200) break;
     const x = (v as Record<string, unknown>)[k];
-    if (typeof x !== 'function') out[k] = toJson(x, ctx, depth + 1, redactor, secrets);
+    if (typeof x !== 'function') out[k] = toJson(x, ctx, depth + 1, redactor);
   }
   return out;
 }

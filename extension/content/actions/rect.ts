@@ -3,12 +3,15 @@
 import { orielError } from '../../../shared/errors.js';
 import type { ContentHandler } from '../handlers.js';
 import { isVisible, nextFrame, scrollIntoViewIfNeeded } from './actionability.js';
-import { resolveForRead } from './extract.js';
+import { refuseRedacted, resolveForRead } from './extract.js';
 import { checkTarget } from './target.js';
 
 export const elementRect: ContentHandler<'element_rect'> = async (spec, ctx) => {
   checkTarget(spec, 'the element to capture');
-  const el = resolveForRead(spec, ctx, ctx.redactor());
+  const redactor = ctx.redactor();
+  const el = resolveForRead(spec, ctx, redactor);
+  // An image of a redacted element would be nothing but its mask.
+  refuseRedacted(el, redactor);
   if (!isVisible(el)) throw orielError('not_actionable', 'The element is not visible, so there is nothing to capture.', { details: { reason: 'hidden' } });
   const handle = ctx.registry.handleFor(el);
   // Let the scroll paint before the background captures the visible tab.

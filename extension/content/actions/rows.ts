@@ -3,7 +3,8 @@
 import type { ExtractRowsResult } from '../../../shared/ops.js';
 import { orielError } from '../../../shared/errors.js';
 import type { ContentHandler } from '../handlers.js';
-import { checkSelector, isSecretField, Redactor } from '../redaction.js';
+import { isSecretField, Redactor } from '../redaction.js';
+import { vetSelector } from '../../../shared/selectors.js';
 import { refuseRedacted, visibleText } from './extract.js';
 import { clip, requireHandle, selectAll } from './target.js';
 
@@ -35,7 +36,7 @@ export const extractRows: ContentHandler<'extract_rows'> = (args, ctx) => {
     columns = Object.keys(spec);
     if (columns.length === 0) throw orielError('invalid_argument', 'columns must name at least one column.');
     const parsed = columns.map((name) => ({ name, ...parseColumn(spec[name]!) }));
-    for (const c of parsed) if (c.selector !== '') checkSelector(c.selector);
+    for (const c of parsed) if (c.selector !== '') vetSelector(c.selector);
     all = rows.map((row) => () => {
       const rec: Row = {};
       for (const c of parsed) rec[c.name] = cellValue(row, c.selector, c.attribute, redactor);
@@ -70,10 +71,10 @@ function parseCursor(cursor: string | undefined): number {
  */
 function rowElements(container: Element | undefined, table: HTMLTableElement | undefined, selector: string | undefined, redactor: Redactor): Element[] {
   if (selector !== undefined) return selectAll(selector, redactor, container ?? document);
-  if (table) return bodyRows(table, headerRowCount(table)).filter((r) => !redactor.matchesUser(r));
+  if (table) return bodyRows(table, headerRowCount(table)).filter((r) => !redactor.isHidden(r));
   const c = container!;
   const items = Array.from(c.children).filter(
-    (k) => (k.localName === 'li' || k.getAttribute('role') === 'listitem' || k.getAttribute('role') === 'row') && !redactor.matchesUser(k),
+    (k) => (k.localName === 'li' || k.getAttribute('role') === 'listitem' || k.getAttribute('role') === 'row') && !redactor.isHidden(k),
   );
   if (items.length === 0) {
     throw orielError('invalid_argument', `Element ${c.localName} is neither a table nor a list; give a row "selector" (relative to the handle).`);
@@ -95,15 +96,15 @@ function parseColumn(spec: string): { selector: string; attribute?: string } {
 function cellValue(row: Element, selector: string, attribute: string | undefined, redactor: Redactor): string | null {
   const el = selector === '' ? row : selectAll(selector, redactor, row)[0];
   if (!el) return null;
-  if (redactor.isRedacted(el)) return isSecretField(el) && !redactor.isRemoved(el) ? '[redacted]' : null;
+  if (redactor.isRedacted(el)) return isSecretField(el) && !redactor.isHidden(el) ? '[redacted]' : null;
   if (attribute !== undefined) {
     // Links and sources come back absolute, as a person following them would reach them.
     if ((attribute === 'href' || attribute === 'src') && el.hasAttribute(attribute)) {
       const abs = (el as unknown as Record<string, unknown>)[attribute];
-      if (typeof abs === 'string') return clip(abs, CELL_LIMIT);
+      if (typeof abs === 'string') return clip(redactor.scrubUrl(abs), CELL_LIMIT);
     }
     const v = el.getAttribute(attribute);
-    return v === null ? null : clip(redactor.scrub(v), CELL_LIMIT);
+    return v === null ? null : clip(redactor.scrubUrl(v), CELL_LIMIT);
   }
   return clip(visibleText(el, redactor).replace(/\s+/g, ' '), CELL_LIMIT);
 }

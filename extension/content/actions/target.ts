@@ -4,7 +4,7 @@
 import { orielError } from '../../../shared/errors.js';
 import { namespaceOf } from '../document.js';
 import type { ContentContext } from '../handlers.js';
-import { checkSelector, type Redactor } from '../redaction.js';
+import type { Redactor } from '../redaction.js';
 
 /** How an action names its element. Exactly one of the two is set (checked by {@link checkTarget}). */
 export interface TargetSpec {
@@ -37,18 +37,10 @@ export function requireHandle(handle: string, ctx: ContentContext): Element {
 
 /**
  * Every element `selector` matches under `scope` (the document by default; shadow roots are not searched: CSS cannot
- * cross them), leaving out what the user's redaction removes. Selectors that test `value` are refused.
+ * cross them), as if redacted content were absent: see {@link Redactor.select}.
  */
 export function selectAll(selector: string, redactor: Redactor, scope: ParentNode = document): Element[] {
-  checkSelector(selector);
-  let found: NodeListOf<Element>;
-  try {
-    found = scope.querySelectorAll(selector);
-  } catch {
-    throw orielError('invalid_argument', `"${clip(selector, 200)}" is not a valid CSS selector. Prefer a handle from a snapshot.`);
-  }
-  const all = Array.from(found);
-  return redactor.selectors.length === 0 ? all : all.filter((el) => !redactor.isRemoved(el));
+  return redactor.select(selector, scope);
 }
 
 /** Runs `selector` against the document: exactly one match, none, or several. */
@@ -76,7 +68,7 @@ export function ambiguousSelector(selector: string, count: number) {
 export function resolveNow(spec: TargetSpec, ctx: ContentContext, redactor: Redactor): Element | undefined {
   if (spec.handle !== undefined) {
     const el = requireHandle(spec.handle, ctx);
-    if (redactor.isRemoved(el)) throw orielError('permission_denied', `Element ${spec.handle} is in a part of the page the user hid from agents.`);
+    if (redactor.isHidden(el)) throw orielError('permission_denied', `Element ${spec.handle} is in a redacted part of the page.`);
     return el;
   }
   const r = lookupSelector(spec.selector!, redactor);
@@ -89,7 +81,7 @@ export function resolveNow(spec: TargetSpec, ctx: ContentContext, redactor: Reda
  * user's selectors remove is only "a redacted element"; one holding redacted parts is described without its text.
  */
 export function describeElement(el: Element, redactor?: Redactor): string {
-  if (redactor?.isRemoved(el)) return 'a redacted element';
+  if (redactor?.isHidden(el)) return 'a redacted element';
   let s = el.localName;
   if (el.id) s += `#${clip(el.id, 40)}`;
   const classes = Array.from(el.classList).slice(0, 2);

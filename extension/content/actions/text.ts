@@ -19,7 +19,7 @@ export function normalizeText(s: string): string {
 export function findText(query: string, limit: number, redactor: Redactor): Element[] {
   const q = normalizeText(query);
   if (!q || redactor.isRemoved(document.documentElement)) return [];
-  const search: Search = { q, out: [], limit, redactor, secrets: redactor.secretValues() };
+  const search: Search = { q, out: [], limit, redactor };
   const roots: Array<Document | ShadowRoot> = [document];
   for (let i = 0; i < roots.length && search.out.length < limit; i++) scanTextNodes(roots[i]!, search, roots);
   if (search.out.length > 0) return search.out;
@@ -36,8 +36,6 @@ interface Search {
   out: Element[];
   limit: number;
   redactor: Redactor;
-  /** Secret field values, scrubbed from text before it is compared (a page may echo a password). */
-  secrets: string[];
 }
 
 /** Subtrees whose text is never searched: not shown (script, style…), removed by the user, or a secret field's. */
@@ -46,7 +44,7 @@ function skipped(el: Element, s: Search): boolean {
 }
 
 function matches(text: string, s: Search): boolean {
-  return normalizeText(s.secrets.length ? s.redactor.scrub(text, s.secrets) : text).includes(s.q);
+  return normalizeText(text).includes(s.q);
 }
 
 function scanTextNodes(root: Document | ShadowRoot, s: Search, roots: Array<Document | ShadowRoot>): void {

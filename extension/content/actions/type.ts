@@ -6,7 +6,7 @@ import type { ContentHandler } from '../handlers.js';
 import { nextTask } from './actionability.js';
 import { watchEffects } from './click.js';
 import { changeEvent, inputEvent, key, setNativeValue } from './keyboard.js';
-import { Redactor } from '../redaction.js';
+import { isSecretField, Redactor } from '../redaction.js';
 import { whenActionable, type Unfit } from './ready.js';
 import { checkTarget, clip } from './target.js';
 
@@ -33,7 +33,7 @@ export const type: ContentHandler<'type'> = async (args, ctx) => {
     await whenActionable(args, ctx, { timeoutMs: args.timeout_ms ?? DEFAULT_TIMEOUT_MS, hitTest: false, extra: notEditable, redactor }, (el) => {
       target = el;
       watch.start();
-      submitted = fill(el, args.text, args.clear !== false, args.submit === true);
+      submitted = fill(el, args.text, args.clear !== false, args.submit === true, isSecretField(el));
     });
     await nextTask();
     const seen = watch.stop();
@@ -46,7 +46,7 @@ export const type: ContentHandler<'type'> = async (args, ctx) => {
     };
     // Typing into a secret field is acting, not reading: it is allowed, but what the field holds is not echoed.
     if (redactor.isRedacted(target)) result.redacted = true;
-    else result.value = clip(redactor.scrub(currentValue(target, redactor)), ECHO_LIMIT);
+    else result.value = clip(currentValue(target, redactor), ECHO_LIMIT);
     return result;
   } finally {
     watch.stop();
@@ -68,10 +68,15 @@ function notEditable(el: Element): Unfit | undefined {
   return { reason: `it is not editable (a <${el.localName}>; type needs an input, textarea, select or contenteditable element)`, permanent: true };
 }
 
-/** Fills `el`; returns whether Enter was pressed and the page or the form took it. Runs synchronously. */
-function fill(el: Element, text: string, clear: boolean, submit: boolean): boolean {
+/**
+ * Fills `el`; returns whether Enter was pressed and the page or the form took it. Runs synchronously. A secret
+ * `<select>` (a card type, an expiry month) holds secrets in its options too, so whether `text` names one of them is
+ * never reported: the option is chosen when it exists and can be chosen, and the answer is the same either way.
+ */
+function fill(el: Element, text: string, clear: boolean, submit: boolean, secret: boolean): boolean {
   if (el instanceof HTMLSelectElement) {
-    choose(el, text);
+    if (secret) chooseQuietly(el, text);
+    else choose(el, text);
     return submit ? pressEnter(el) : false;
   }
   focus(el);
@@ -173,30 +178,57 @@ function typeEditable(el: HTMLElement, text: string, clear: boolean): void {
   }
 }
 
+/** Finds the option a person means by `text`: its label, then its value, then its label in any case. */
+function findOption(select: HTMLSelectElement, text: string): HTMLOptionElement | undefined {
+  const options = Array.from(select.options);
+  const wanted = normLabel(text);
+  return (
+    options.find((o) => normLabel(o.label) === wanted) ??
+    options.find((o) => o.value === text) ??
+    options.find((o) => normLabel(o.label).toLowerCase() === wanted.toLowerCase())
+  );
+}
+
+function normLabel(s: string): string {
+  return s.replace(/\s+/g, ' ').trim();
+}
+
+function optionDisabled(option: HTMLOptionElement): boolean {
+  return option.disabled || (option.parentElement instanceof HTMLOptGroupElement && option.parentElement.disabled);
+}
+
+/** {@link choose} for a secret select: no error names or counts its options; an option that is not there is not chosen. */
+function chooseQuietly(select: HTMLSelectElement, text: string): void {
+  focus(select);
+  const option = findOption(select, text);
+  if (option && !optionDisabled(option)) selectOption(select, option);
+}
+
 /**
  * Chooses the option whose label (then value) equals `text`. Disabled options — and options in a disabled
  * optgroup — cannot be chosen by a person, so they are refused.
  */
 function choose(select: HTMLSelectElement, text: string): void {
   const options = Array.from(select.options);
-  const norm = (s: string) => s.replace(/\s+/g, ' ').trim();
-  const wanted = norm(text);
-  const option =
-    options.find((o) => norm(o.label) === wanted) ??
-    options.find((o) => o.value === text) ??
-    options.find((o) => norm(o.label).toLowerCase() === wanted.toLowerCase());
+  const norm = normLabel;
+  const option = findOption(select, text);
   if (!option) {
     const list = options.slice(0, 30).map((o) => `"${clip(norm(o.label), 40)}"`).join(', ');
     throw orielError('invalid_argument', `No option of this select has the label or value "${clip(text, 100)}". Options: ${list}${options.length > 30 ? ', …' : ''}.`, {
       details: { options: options.length },
     });
   }
-  if (option.disabled || (option.parentElement instanceof HTMLOptGroupElement && option.parentElement.disabled)) {
+  if (optionDisabled(option)) {
     throw orielError('not_actionable', `The option "${clip(norm(option.label), 60)}" is disabled and cannot be chosen.`, { details: { reason: 'option disabled' } });
   }
   focus(select);
+  selectOption(select, option);
+}
+
+/** Makes `option` the selection of `select` and notifies as the browser does; nothing when it already is. */
+function selectOption(select: HTMLSelectElement, option: HTMLOptionElement): void {
   if (option.selected && (!select.multiple || select.selectedOptions.length === 1)) return;
-  if (select.multiple) for (const o of options) o.selected = false;
+  if (select.multiple) for (const o of Array.from(select.options)) o.selected = false;
   option.selected = true;
   // https://html.spec.whatwg.org/multipage/form-elements.html#send-select-update-notifications
   select.dispatchEvent(new Event('input', { bubbles: true, composed: true }));

@@ -53,7 +53,7 @@ function makeProbe(args: WaitForArgs, state: State, ctx: ContentContext, redacto
         requireHandle(handle, ctx);
       }
       const el = requireHandle(handle, ctx);
-      if (redactor.isRemoved(el)) throw orielError('permission_denied', `Element ${handle} is in a part of the page the user hid from agents.`);
+      if (redactor.isHidden(el)) throw orielError('permission_denied', `Element ${handle} is in a redacted part of the page.`);
       return judge([el], state);
     };
   }

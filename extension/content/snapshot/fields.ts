@@ -31,11 +31,14 @@ export function controlValue(el: Element, role: string, limit: number): string |
 
 const CHECKABLE = new Set(['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio']);
 
-/** States and properties shown in brackets (SPEC §3): checked, disabled, expanded, selected, pressed, required, … */
-export function controlStates(el: Element, role: string, focused: Element | null): string[] {
+/**
+ * States and properties shown in brackets (SPEC §3): checked, disabled, expanded, selected, pressed, required, …
+ * For a `secret` field the states that follow from what it holds (checked, the browser's own validity) are left out.
+ */
+export function controlStates(el: Element, role: string, focused: Element | null, secret = false): string[] {
   const s: string[] = [];
   const attr = (name: string) => el.getAttribute(name);
-  if (CHECKABLE.has(role)) {
+  if (CHECKABLE.has(role) && !secret) {
     if (el instanceof HTMLInputElement && (el.type === 'checkbox' || el.type === 'radio')) {
       if (el.indeterminate) s.push('checked=mixed');
       else if (el.checked) s.push('checked');
@@ -54,7 +57,7 @@ export function controlStates(el: Element, role: string, focused: Element | null
   else if (pressed === 'false') s.push('pressed=false');
   if ((el as HTMLInputElement).required === true || attr('aria-required') === 'true') s.push('required');
   const invalid = attr('aria-invalid');
-  if ((invalid !== null && invalid !== 'false') || (isFormControl(el) && matchesSafe(el, ':user-invalid'))) s.push('invalid');
+  if ((invalid !== null && invalid !== 'false') || (!secret && isFormControl(el) && el.localName !== 'fieldset' && matchesSafe(el, ':user-invalid'))) s.push('invalid');
   if ((el as HTMLInputElement).readOnly === true && (el.localName === 'input' || el.localName === 'textarea')) s.push('readonly');
   else if (attr('aria-readonly') === 'true') s.push('readonly');
   if (role === 'heading' || role === 'treeitem' || role === 'row') {

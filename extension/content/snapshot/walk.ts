@@ -61,8 +61,6 @@ export class Walker {
   private view: View = { scrollX: 0, scrollY: 0, width: 0, height: 0 };
   /** The user's redaction selectors, each matched on its own (a joined list lets one bad entry swallow the next). */
   private readonly redactor: Redactor;
-  /** Values of redacted fields seen in this walk, scrubbed from every name and text at the end (a label can embed them). */
-  private readonly secrets = new Set<string>();
 
   constructor(
     private readonly flags: WalkFlags,
@@ -79,9 +77,12 @@ export class Walker {
       const out = new Builder(this.flags.textLimit);
       this.view = currentView();
       const ctx: Ctx = { visible: true, transparent: false, clip: undefined, parent: undefined, inAct: false, depth: 0, mute: false };
-      this.element(root, ctx, out);
+      // Names that embed a secret field (a label around it, aria-labelledby naming it) embed nothing of its value.
+      this.redactor.shield(document);
+      // A root handle minted before the user redacted its part of the page (or inside a secret field) walks nothing.
+      if (root !== document.documentElement && this.redactor.isHidden(root)) out.push({ role: 'redacted' });
+      else this.element(root, ctx, out);
       const nodes = out.done();
-      if (this.secrets.size) scrub(nodes, [...this.secrets]);
       return {
         document: this.registry.namespace,
         url: location.href,
@@ -92,6 +93,7 @@ export class Walker {
         ms: Math.round((performance.now() - t0) * 10) / 10,
       };
     } finally {
+      this.redactor.unshield();
       this.cache.clear();
     }
   }
@@ -112,7 +114,10 @@ export class Walker {
   /** The DOM children of `el` as rendered: its shadow tree if it has one, a slot's assigned nodes, else its children. */
   private content(el: Element, ctx: Ctx, out: Builder): void {
     const shadow = this.cache.shadow(el);
-    if (shadow) return this.children(shadow, ctx, out);
+    if (shadow) {
+      this.redactor.shield(shadow);
+      return this.children(shadow, ctx, out);
+    }
     if (el.localName === 'slot') {
       // https://html.spec.whatwg.org/multipage/scripting.html#the-slot-element — fallback content when nothing is assigned.
       const assigned = (el as HTMLSlotElement).assignedNodes();
@@ -235,10 +240,9 @@ export class Walker {
       if (name) node.name = cap(name, this.flags.nameLimit);
     }
     const redacted = isSecretField(el);
-    if (redacted) this.noteSecret(el);
     const value = redacted ? undefined : controlValue(el, role!, this.flags.valueLimit);
     if (value !== undefined && value !== '') node.value = value;
-    const states = controlStates(el, role!, this.focused);
+    const states = controlStates(el, role!, this.focused, redacted);
     if (redacted) states.push('redacted');
     const url = linkUrl(el);
     if (url) node.url = url;
@@ -290,11 +294,6 @@ export class Walker {
     return w;
   }
 
-  private noteSecret(el: Element): void {
-    const values = el.localName === 'select' ? Array.from((el as HTMLSelectElement).selectedOptions, (o) => o.label) : [(el as HTMLInputElement).value];
-    for (const v of values) if (v && v.trim().length >= 2) this.secrets.add(v.trim());
-  }
-
   /** Whether a collapsible role carries a name of its own (then it is kept: a named group, form or region). */
   private hasAuthorName(el: Element, role: string): boolean {
     if (UNNAMED.has(role)) return false;
@@ -320,7 +319,7 @@ export class Walker {
     const node: SnapNode = { role, handle: this.registry.handleFor(control), act: 1 };
     const name = collapseWhitespace(label.textContent ?? '') || collapseWhitespace(this.cache.name(control));
     if (name) node.name = cap(name, this.flags.nameLimit);
-    const states = controlStates(control, role, this.focused);
+    const states = controlStates(control, role, this.focused, isSecretField(control));
     for (const st of usability(label, this.cache, ctx.transparent, ctx.clip, this.view, () => [])) states.push(st);
     if (states.length) node.states = states;
     this.nodes++;
@@ -392,18 +391,4 @@ function partialState(el: Element, role: string, children: SnapNode[]): string |
   const shown = items.length || children.length;
   if (shown >= total) return undefined;
   return first <= last ? `partial=${first}-${last}/${total}` : `partial=${shown}/${total}`;
-}
-
-/** Replaces every occurrence of a redacted field's value in names, values and text by a marker. */
-function scrub(nodes: SnapNode[], secrets: string[]): void {
-  const clean = (t: string | undefined) => {
-    if (t === undefined) return t;
-    for (const sec of secrets) if (t.includes(sec)) t = t.split(sec).join('[redacted]');
-    return t;
-  };
-  for (const n of nodes) {
-    if (n.name !== undefined) n.name = clean(n.name);
-    if (n.value !== undefined) n.value = clean(n.value);
-    if (n.children) scrub(n.children, secrets);
-  }
 }
