@@ -3,7 +3,7 @@
 import { orielError } from '../../../shared/errors.js';
 import type { ContentContext } from '../handlers.js';
 import type { Redactor } from '../redaction.js';
-import { checkPointerTarget, isDisabled, isInert, isVisible, nextFrame, sameRect, scrollIntoViewIfNeeded, settleOrChange } from './actionability.js';
+import { checkPointerTarget, isDisabled, isInert, isVisible, nextFrame, sameRect, scrollIntoViewIfNeeded, settleOrChange, type Actionability } from './actionability.js';
 import { clip, resolveNow, type TargetSpec } from './target.js';
 
 /** Where the pointer lands when the act runs. */
@@ -146,8 +146,42 @@ function check(el: Element, opts: ReadyOptions): Check {
     return { ok: true, at: { x: r.left + r.width / 2, y: r.top + r.height / 2, hit: el } };
   }
   if (why) return { ok: false, reason: why.reason };
-  if (isVisible(el) && !isDisabled(el)) scrollIntoViewIfNeeded(el);
-  const a = checkPointerTarget(el, { requireEnabled: true, redactor: opts.redactor });
+  const a = pointAt(el, opts.redactor);
   if (a.status === 'ok') return { ok: true, at: { x: a.x, y: a.y, hit: a.hit } };
+  // A control a person operates through its label (a visually hidden checkbox behind a styled box) is clicked there.
+  if (a.status !== 'disabled') {
+    for (const label of visibleLabels(el)) {
+      const l = pointAt(label, opts.redactor);
+      if (l.status === 'ok') return { ok: true, at: { x: l.x, y: l.y, hit: l.hit } };
+    }
+  }
   return { ok: false, reason: a.reason, cover: a.cover };
+}
+
+/** Block alignments tried, in turn, to bring a covered target clear of fixed and sticky layers. */
+const CLEAR_ALIGNMENTS: readonly ScrollLogicalPosition[] = ['center', 'end', 'start'];
+
+/**
+ * Scrolls `el` into view and hit-tests it. When something covers it, other scroll positions are tried (a fixed header
+ * covers the top of the viewport, a cookie bar the bottom, a sticky table head the top of its table): `covered` is
+ * the answer only when none of them frees it.
+ */
+function pointAt(el: Element, redactor: Redactor): Actionability {
+  if (isVisible(el) && !isDisabled(el)) scrollIntoViewIfNeeded(el);
+  let a = checkPointerTarget(el, { requireEnabled: true, redactor });
+  if (a.status !== 'covered') return a;
+  for (const block of CLEAR_ALIGNMENTS) {
+    // 'instant' overrides a page's `scroll-behavior: smooth`, so the box is where it will stay.
+    el.scrollIntoView({ block, inline: 'nearest', behavior: 'instant' as ScrollBehavior });
+    const again = checkPointerTarget(el, { requireEnabled: true, redactor });
+    if (again.status !== 'covered') return again;
+    a = again;
+  }
+  return a;
+}
+
+/** The visible `<label>`s of a labelable control (https://html.spec.whatwg.org/multipage/forms.html#the-label-element). */
+function visibleLabels(el: Element): HTMLLabelElement[] {
+  const labels = (el as HTMLInputElement).labels;
+  return labels ? Array.from(labels).filter((l) => isVisible(l) && !isInert(l)) : [];
 }

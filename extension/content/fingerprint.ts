@@ -1,0 +1,24 @@
+// What a handle is bound to (./registry.ts): an element's role and accessible name, computed with the snapshot
+// walker's own functions (./snapshot/cache.ts) so that issue time and use time agree.
+import { collapseWhitespace } from '../../shared/snapshot/index.js';
+import type { Describe } from './registry.js';
+import { computeRole, WalkCache } from './snapshot/cache.js';
+
+/**
+ * A describer sharing `cache` (the walker passes its per-walk cache, so names it computed are not computed again).
+ * Names are computed as for a rendered element: an element hidden since it was shown keeps its name, and is then
+ * refused for being hidden rather than for having changed.
+ */
+export function describeWith(cache: WalkCache): Describe {
+  return (el) => ({ role: computeRole(el), name: collapseWhitespace(cache.name(el, true)) });
+}
+
+/** The registry's own describer: a fresh cache per element, released at once. */
+export const describeNow: Describe = (el) => {
+  const cache = new WalkCache();
+  try {
+    return describeWith(cache)(el);
+  } finally {
+    cache.clear();
+  }
+};
