@@ -35,11 +35,16 @@ export type BrowserInfo = z.infer<typeof BrowserInfoSchema>;
 
 /**
  * Something that happened in the browser, pushed up without being asked (not an answer to a call). Each kind names the
- * tab it concerns; the hub turns them into session changes, buffers and client notifications (broker/hub/events.ts).
+ * tab it concerns (except `policy`, which concerns the whole browser); the hub turns them into session changes, buffers and client notifications (broker/hub/events.ts).
  */
 export const BrowserEventSchema = z.discriminatedUnion('kind', [
   /** The top frame of a shared tab shows a new document. */
   z.object({ kind: z.literal('document'), tab: z.number().int(), document: z.string().max(32), url: z.string().max(8192) }),
+  /**
+   * The person's policy that the broker applies, for the whole browser (no tab): the folder agents may upload files
+   * from (absolute path), or null when upload is off. Sent after every hello and whenever it changes.
+   */
+  z.object({ kind: z.literal('policy'), upload_folder: z.string().max(4096).nullable() }),
 ]);
 export type BrowserEvent = z.infer<typeof BrowserEventSchema>;
 

@@ -2,6 +2,7 @@
 import type { Hub } from '../hub/hub.js';
 import type { Caller } from '../../shared/call.js';
 import type { SessionView, ToolContext } from './tools/types.js';
+import { readUploadFiles } from './files.js';
 
 /** Default page-call deadline when a tool gives none, ms. */
 export const DEFAULT_CALL_TIMEOUT_MS = 30_000;
@@ -38,6 +39,10 @@ export function makeToolContext(hub: Hub, caller: Caller, signal: AbortSignal, t
         connected: s.connected,
         ...(s.info.document !== undefined && { document: s.info.document }),
       }));
+    },
+    readUploadFiles(paths) {
+      const session = hub.sessions.resolve(target.session);
+      return readUploadFiles(hub.uploadFolder(session.instance), paths);
     },
     callPage(op, args, options = {}) {
       const max = Math.min(target.timeout?.max ?? MAX_CALL_TIMEOUT_MS, MAX_CALL_TIMEOUT_MS);

@@ -31,6 +31,12 @@ export function flatContains(outer: Element, node: Node): boolean {
   return false;
 }
 
+/** The parent element in the flat tree (a slotted node's slot, a shadow root's host), or null at the top. */
+export function flatParentElement(n: Node): Element | null {
+  for (let p = flatParent(n); p; p = flatParent(p)) if (p instanceof Element) return p;
+  return null;
+}
+
 /** The element a pointer event at `node` goes to: the node itself, or a text node's flat-tree parent element. */
 function eventTarget(node: Node): Element | null {
   for (let n: Node | null = node; n; n = flatParent(n)) if (n instanceof Element) return n;

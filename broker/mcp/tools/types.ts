@@ -47,6 +47,13 @@ export interface ToolContext {
    *   cancelled, or the page's own error.
    */
   callPage(op: PublicOpName, args: Record<string, unknown>, options?: PageCallOptions): Promise<unknown>;
+  /**
+   * Reads files for upload from the folder the person chose in the options of the browser holding the call's session
+   * (broker/mcp/files.ts): names relative to that folder, never outside it.
+   * @throws OrielError: session errors, `operation_disabled` (no folder chosen), `permission_denied` (outside it),
+   *   `invalid_argument`, `too_large`.
+   */
+  readUploadFiles(paths: readonly string[]): Promise<Array<{ name: string; type: string; data: string }>>;
 }
 
 /** What a handler returns: the structured result and its text rendering for the model. */
