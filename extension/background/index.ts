@@ -7,6 +7,7 @@ import { startNative, sendTabs, post, isConnected } from './native.js';
 import { runCall, cancelCall } from './pipeline/index.js';
 import { isShared, onSharingChanged, reconcileSharing, setShared, sharedTabIds } from './sharing.js';
 import { forgetTab, sendToFrame } from './frames.js';
+import { sendPolicy } from './policy.js';
 import { PopupRequestSchema, type PopupState } from '../popup-messages.js';
 
 chrome.tabs.onRemoved.addListener((tab) => {
@@ -60,5 +61,5 @@ async function answerPopup(request: ReturnType<typeof PopupRequestSchema.parse>)
 
 void (async () => {
   await reconcileSharing();
-  startNative(await browserIdentity(), { call: runCall, cancel: cancelCall });
+  startNative(await browserIdentity(), { call: runCall, cancel: cancelCall, greeted: () => void sendPolicy() });
 })();

@@ -10,7 +10,13 @@ import { computeRole, WalkCache } from './snapshot/cache.js';
  * refused for being hidden rather than for having changed.
  */
 export function describeWith(cache: WalkCache): Describe {
-  return (el) => ({ role: computeRole(el), name: collapseWhitespace(cache.name(el, true)) });
+  return (el) => {
+    const role = computeRole(el);
+    // A row's name is its whole content, which the outline does not show as a name and which changes as the row's
+    // cells do (row actions appearing on hover): a row is bound by role, its cells and controls by their own names.
+    if (role === 'row' && !el.hasAttribute('aria-label') && !el.hasAttribute('aria-labelledby')) return { role, name: '' };
+    return { role, name: collapseWhitespace(cache.name(el, true)) };
+  };
 }
 
 /** The registry's own describer: a fresh cache per element, released at once. */

@@ -113,3 +113,51 @@ chrome.permissions.onRemoved.addListener(() => void showUserScripts());
 window.addEventListener('focus', () => void showUserScripts());
 document.addEventListener('visibilitychange', () => void showUserScripts());
 void showUserScripts();
+
+// Agents' hands: sharing what shared tabs open, the upload folder, trusted input (Chromium only).
+const shareOpened = document.getElementById('share-opened') as HTMLInputElement;
+const uploadFolder = document.getElementById('upload-folder') as HTMLInputElement;
+const uploadResult = document.getElementById('upload-result')!;
+const trustedInput = document.getElementById('trusted-input') as HTMLInputElement;
+const DEBUGGER: chrome.permissions.Permissions = { permissions: ['debugger'] };
+const canTrust = ((chrome.runtime.getManifest().optional_permissions ?? []) as string[]).includes('debugger');
+document.getElementById(canTrust ? 'trusted' : 'trusted-firefox')!.hidden = false;
+void readSettings().then(
+  (s) => {
+    shareOpened.checked = s.shareOpenedTabs;
+    uploadFolder.value = s.uploadFolder;
+    trustedInput.checked = s.trustedInput;
+  },
+  () => undefined,
+);
+shareOpened.addEventListener('change', () => void writeSettings({ shareOpenedTabs: shareOpened.checked }));
+document.getElementById('upload-form')!.addEventListener('submit', (event) => {
+  event.preventDefault();
+  const folder = uploadFolder.value.trim();
+  // The broker checks the folder when it reads from it; here only the shape: a full path, or nothing.
+  if (folder !== '' && !/^(\/|[A-Za-z]:[\\/]|\\\\)/.test(folder)) {
+    uploadResult.textContent = 'Give the full path of a folder (or leave it empty to turn upload off).';
+    uploadResult.className = 'error';
+    return;
+  }
+  void writeSettings({ uploadFolder: folder }).then(() => {
+    uploadResult.textContent = folder ? 'Saved.' : 'Saved: upload is off.';
+    uploadResult.className = '';
+  });
+});
+trustedInput.addEventListener('change', () => {
+  if (!trustedInput.checked) {
+    void writeSettings({ trustedInput: false }).then(() => chrome.permissions.remove(DEBUGGER));
+    return;
+  }
+  // permissions.request needs the click's user gesture: call it before any await.
+  chrome.permissions.request(DEBUGGER).then(
+    (granted) => {
+      trustedInput.checked = granted;
+      return writeSettings({ trustedInput: granted });
+    },
+    () => {
+      trustedInput.checked = false;
+    },
+  );
+});
