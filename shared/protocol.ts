@@ -20,6 +20,8 @@ export const TabInfoSchema = z.object({
   active: z.boolean(),
   /** Document id of the top frame, when known. */
   document: z.string().max(32).optional(),
+  /** The shared tab that opened this one (a link to a new tab, window.open), when it was shared for that reason. */
+  opener: z.number().int().nonnegative().optional(),
 });
 export type TabInfo = z.infer<typeof TabInfoSchema>;
 

@@ -1,5 +1,6 @@
 // Builds the narrow ToolContext a tool handler receives from the hub's state. The one place a call's deadline is set.
 import type { Hub } from '../hub/hub.js';
+import { sessionId } from '../hub/sessions.js';
 import type { Caller } from '../../shared/call.js';
 import type { SessionView, ToolContext } from './tools/types.js';
 import { readUploadFiles } from './files.js';
@@ -38,6 +39,7 @@ export function makeToolContext(hub: Hub, caller: Caller, signal: AbortSignal, t
         active: s.info.active,
         connected: s.connected,
         ...(s.info.document !== undefined && { document: s.info.document }),
+        ...(s.info.opener !== undefined && { opener: sessionId(s.instance, s.info.opener) }),
       }));
     },
     readUploadFiles(paths) {

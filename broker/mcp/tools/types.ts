@@ -23,6 +23,8 @@ export interface SessionView {
   document?: string;
   /** Whether the tab is visible in its window. */
   active: boolean;
+  /** The session whose page opened this tab (a new tab or popup shared for that reason). */
+  opener?: string;
   connected: boolean;
 }
 
