@@ -24,9 +24,8 @@ function manifestFor(target: 'chrome' | 'firefox') {
     // User Scripts" switch in chrome://extensions is on (off by default). Declared at install, the switch is the one
     // step the user takes; declared optional, they would also need a permissions.request() grant first.
     m.permissions = [...(m.permissions as string[]), 'userScripts'];
-    // Trusted input (the options page's "Use trusted input") drives the debugger protocol; asked for when ticked, so
-    // installing shows no debugger warning. Firefox has no debugger API.
-    m.optional_permissions = [...(m.optional_permissions as string[]).filter((p) => p !== 'userScripts'), 'debugger'];
+    m.optional_permissions = (m.optional_permissions as string[]).filter((p) => p !== 'userScripts');
+    if ((m.optional_permissions as string[]).length === 0) delete m.optional_permissions;
   }
   return m;
 }

@@ -28,11 +28,6 @@ export const SettingsSchema = z.object({
   uploadFolder: z.string().max(4096).catch(''),
   /** Whether tabs and popups that a shared tab opens are shared too (for the opener's origin only). */
   shareOpenedTabs: z.boolean().catch(true),
-  /**
-   * Chromium only: pointer and keyboard actions go through the debugger protocol (trusted events; the browser shows
-   * its "is debugging this browser" banner). Needs the optional `debugger` permission.
-   */
-  trustedInput: z.boolean().catch(false),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 

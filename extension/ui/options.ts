@@ -1,5 +1,5 @@
-// The options page: the user's redaction selectors and value limit. An invalid selector is refused here, and a
-// snapshot refuses to run with one rather than show unredacted content.
+// The options page: the user's redaction selectors and value limit, agents' JavaScript, the upload folder and sharing of
+// opened tabs. An invalid selector is refused here, and a snapshot refuses to run with one rather than show unredacted content.
 import '../zod-jitless.js'; // first: zod must be jitless before any schema is built
 import { DEFAULT_SETTINGS, MAX_REDACT_SELECTORS, MAX_SELECTOR_CHARS, readSettings, writeSettings } from '../settings.js';
 
@@ -114,19 +114,14 @@ window.addEventListener('focus', () => void showUserScripts());
 document.addEventListener('visibilitychange', () => void showUserScripts());
 void showUserScripts();
 
-// Agents' hands: sharing what shared tabs open, the upload folder, trusted input (Chromium only).
+// Agents' hands: sharing what shared tabs open, and the upload folder.
 const shareOpened = document.getElementById('share-opened') as HTMLInputElement;
 const uploadFolder = document.getElementById('upload-folder') as HTMLInputElement;
 const uploadResult = document.getElementById('upload-result')!;
-const trustedInput = document.getElementById('trusted-input') as HTMLInputElement;
-const DEBUGGER: chrome.permissions.Permissions = { permissions: ['debugger'] };
-const canTrust = ((chrome.runtime.getManifest().optional_permissions ?? []) as string[]).includes('debugger');
-document.getElementById(canTrust ? 'trusted' : 'trusted-firefox')!.hidden = false;
 void readSettings().then(
   (s) => {
     shareOpened.checked = s.shareOpenedTabs;
     uploadFolder.value = s.uploadFolder;
-    trustedInput.checked = s.trustedInput;
   },
   () => undefined,
 );
@@ -144,20 +139,4 @@ document.getElementById('upload-form')!.addEventListener('submit', (event) => {
     uploadResult.textContent = folder ? 'Saved.' : 'Saved: upload is off.';
     uploadResult.className = '';
   });
-});
-trustedInput.addEventListener('change', () => {
-  if (!trustedInput.checked) {
-    void writeSettings({ trustedInput: false }).then(() => chrome.permissions.remove(DEBUGGER));
-    return;
-  }
-  // permissions.request needs the click's user gesture: call it before any await.
-  chrome.permissions.request(DEBUGGER).then(
-    (granted) => {
-      trustedInput.checked = granted;
-      return writeSettings({ trustedInput: granted });
-    },
-    () => {
-      trustedInput.checked = false;
-    },
-  );
 });

@@ -9,7 +9,7 @@ import { MODIFIER_KEYS, type Chord } from './keys.js';
 import { isFocusable } from './pointer.js';
 import { anyShadowRoot } from './shadow.js';
 import { describeElement } from './target.js';
-import type { Redactor } from '../redaction.js';
+import { isSecretField, type Redactor } from '../redaction.js';
 import { deepActiveElement } from '../snapshot/dom.js';
 
 /** What pressing a chord did. */
@@ -240,7 +240,8 @@ function stepSelect(el: HTMLSelectElement, k: string): string | undefined {
   options[next]!.selected = true;
   el.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
   changeEvent(el);
-  return `selected option "${options[next]!.label}"`;
+  // A secret select's choice is not echoed (docs/architecture.md, "Redaction").
+  return isSecretField(el) ? 'selected another option' : `selected option "${options[next]!.label}"`;
 }
 
 function stepRadio(el: HTMLInputElement, step: 1 | -1): string | undefined {

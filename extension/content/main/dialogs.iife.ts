@@ -35,19 +35,20 @@
     }
   }
 
-  w.alert = function alert(message?: unknown): void {
-    if (ask('alert', message)) return;
-    return native.alert.apply(w, arguments as unknown as [string?]);
+  // Rest parameters keep the natives' `length` (0) and pass on exactly what the page passed.
+  w.alert = function alert(...args: [string?]): void {
+    if (ask('alert', args[0])) return;
+    return native.alert.apply(w, args);
   };
-  w.confirm = function confirm(message?: unknown): boolean {
-    const a = ask('confirm', message);
+  w.confirm = function confirm(...args: [string?]): boolean {
+    const a = ask('confirm', args[0]);
     if (a) return a.accept;
-    return native.confirm.apply(w, arguments as unknown as [string?]);
+    return native.confirm.apply(w, args);
   };
-  w.prompt = function prompt(message?: unknown, value?: unknown): string | null {
-    const a = ask('prompt', message, value);
+  w.prompt = function prompt(...args: [string?, string?]): string | null {
+    const a = ask('prompt', args[0], args[1]);
     if (a) return a.accept ? a.text : null;
-    return native.prompt.apply(w, arguments as unknown as [string?, string?]);
+    return native.prompt.apply(w, args);
   };
   // Registered before any page script, so it runs first: an action that says to accept leaving keeps the page's
   // "leave site?" handlers from running (https://html.spec.whatwg.org/multipage/nav-history-apis.html#beforeunloadevent).
