@@ -154,4 +154,3 @@ describe.each(BROWSERS)('click in %s', (kind) => {
     expect((await t.tool('snapshot', {})).isError).toBe(false);
   });
 });
-});
