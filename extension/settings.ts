@@ -21,6 +21,13 @@ export const SettingsSchema = z.object({
    * page JavaScript can read anything the page holds, redacted fields included.
    */
   allowEvaluate: z.boolean().catch(false),
+  /**
+   * The folder agents may upload files from (an absolute path on this computer), read by the broker; '' turns upload
+   * off, which is the default: an agent must never be able to send a file the person did not put there.
+   */
+  uploadFolder: z.string().max(4096).catch(''),
+  /** Whether tabs and popups that a shared tab opens are shared too (for the opener's origin only). */
+  shareOpenedTabs: z.boolean().catch(true),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 

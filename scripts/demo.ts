@@ -46,7 +46,8 @@ async function main(): Promise<void> {
     const first = await step(agent, 'snapshot');
     const outline = first.text as string;
     const search = handleOf(outline, /searchbox "Search"/);
-    await step(agent, 'type', { handle: search, text: 'wireless', submit: true });
+    await step(agent, 'type', { handle: search, text: 'wireless' });
+    await step(agent, 'press_key', { handle: search, key: 'Enter' });
     await step(agent, 'wait_for', { text: 'results for "wireless"', timeout_ms: 5_000 });
     const results = await step(agent, 'snapshot', { query: 'wireless' });
     const add = handleOf(results.text as string, /button "Add Wireless ergonomic keyboard to cart"/);
@@ -64,7 +65,7 @@ async function main(): Promise<void> {
     const table = handleOf(cart.text as string, /^\s*-?\s*table/);
     await step(agent, 'extract_rows', { handle: table });
     process.stdout.write(
-      `\n${bold('Demo finished:')} the agent searched, added an item by clicking and another through the shop's own tool, asked the shop for the total on the bridge, and read the cart back.\n`,
+      `\n${bold('Demo finished:')} the agent searched (typing, then pressing Enter), added an item by clicking and another through the shop's own tool, asked the shop for the total on the bridge, and read the cart back.\n`,
     );
   } finally {
     await rig?.close();

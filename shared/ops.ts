@@ -4,6 +4,10 @@
 import { z } from 'zod';
 import { BRIDGE_LIMITS, jsonBytes } from './bridge.js';
 import { PAGE_TOOL_LIMITS, PageToolNameSchema, PageToolProviderSchema, PageToolSchema } from './page-tools.js';
+import { DialogArgs, DialogResult, HandleSchema, TargetArgs } from './act.js';
+import { DragArgs, DragResult, HoverArgs, HoverResult, PressKeyArgs, PressKeyResult, ScrollArgs, ScrollResult, SelectOptionsArgs, SelectOptionsResult, UploadArgs, UploadResult } from './input-ops.js';
+
+export { HandleSchema, TargetArgs };
 
 /**
  * What an operation needs on the origin of the frame it touches (docs/architecture.md, "Consent"): `read` looks,
@@ -13,12 +17,6 @@ import { PAGE_TOOL_LIMITS, PageToolNameSchema, PageToolProviderSchema, PageToolS
 export const CAPABILITIES = ['none', 'read', 'act', 'exec'] as const;
 export type Capability = (typeof CAPABILITIES)[number];
 export const CapabilitySchema = z.enum(CAPABILITIES);
-
-/** An element handle as issued by a snapshot: `<document namespace>.<counter>` (SPEC §3). */
-export const HandleSchema = z
-  .string()
-  .max(64)
-  .regex(/^[a-z0-9]{4,16}\.[0-9a-z]{1,10}$/, 'not an Oriel handle (handles look like "q7k2mzr4.3"; take them from a snapshot)');
 
 /** Snapshot arguments (SPEC §3). Limits in characters. */
 export const SnapshotArgs = z.object({
@@ -62,14 +60,9 @@ export const RedactionPolicy = z.object({
 });
 export type RedactionPolicy = z.infer<typeof RedactionPolicy>;
 
-/** A target element: exactly one of a handle or a CSS selector that must match one element. */
-export const TargetArgs = z.object({
-  handle: HandleSchema.optional().describe('Element handle from a snapshot, e.g. "q7k2mzr4.3". Preferred.'),
-  selector: z.string().max(1000).optional().describe('CSS selector that must match exactly one element, if you have no handle. Constructs that could observe redacted content (:has(), :valid, [value] …) are refused.'),
-});
-
 export const ClickArgs = TargetArgs.extend({
   timeout_ms: z.number().int().min(0).max(60_000).optional().describe('How long to wait for the target to become clickable. Default 5000.'),
+  ...DialogArgs,
 });
 export type ClickArgs = z.infer<typeof ClickArgs>;
 
@@ -79,6 +72,7 @@ export const ClickResult = z.object({
   trusted: z.boolean(),
   navigation_started: z.boolean(),
   dom_changed: z.boolean(),
+  ...DialogResult,
 });
 export type ClickResult = z.infer<typeof ClickResult>;
 
@@ -103,6 +97,7 @@ export const TypeArgs = TargetArgs.extend({
   clear: z.boolean().optional().describe('Clear the field before typing. Default true; false appends at the end.'),
   submit: z.boolean().optional().describe('Press Enter afterwards, submitting the form as a person would. Default false.'),
   timeout_ms: z.number().int().min(0).max(60_000).optional().describe('How long to wait for the field to become editable. Default 5000.'),
+  ...DialogArgs,
 });
 export type TypeArgs = z.infer<typeof TypeArgs>;
 
@@ -112,9 +107,12 @@ export const TypeResult = z.object({
   value: z.string().optional(),
   redacted: z.boolean().optional(),
   submitted: z.boolean(),
+  /** The element with focus afterwards, when typing moved it elsewhere (fields that advance as they fill). */
+  focused: z.string().optional(),
   trusted: z.boolean(),
   navigation_started: z.boolean(),
   dom_changed: z.boolean(),
+  ...DialogResult,
 });
 export type TypeResult = z.infer<typeof TypeResult>;
 
@@ -322,6 +320,12 @@ export const OPS = {
   click: { args: ClickArgs, result: ClickResult, capability: 'act', site: 'content', public: true },
   navigate: { args: NavigateArgs, result: NavigateResult, capability: 'act', site: 'background', public: true },
   type: { args: TypeArgs, result: TypeResult, capability: 'act', site: 'content', public: true },
+  select_options: { args: SelectOptionsArgs, result: SelectOptionsResult, capability: 'act', site: 'content', public: true },
+  press_key: { args: PressKeyArgs, result: PressKeyResult, capability: 'act', site: 'content', public: true },
+  hover: { args: HoverArgs, result: HoverResult, capability: 'act', site: 'content', public: true },
+  scroll: { args: ScrollArgs, result: ScrollResult, capability: 'act', site: 'content', public: true },
+  drag: { args: DragArgs, result: DragResult, capability: 'act', site: 'content', public: true },
+  upload: { args: UploadArgs, result: UploadResult, capability: 'act', site: 'content', public: true },
   wait_for: { args: WaitForArgs, result: WaitForResult, capability: 'read', site: 'content', public: true },
   extract: { args: ExtractArgs, result: ExtractResult, capability: 'read', site: 'content', public: true },
   extract_rows: { args: ExtractRowsArgs, result: ExtractRowsResult, capability: 'read', site: 'content', public: true },

@@ -21,6 +21,8 @@ export const TabInfoSchema = z.object({
   active: z.boolean(),
   /** Document id of the top frame, when known. */
   document: z.string().max(32).optional(),
+  /** The shared tab that opened this one (a link to a new tab, window.open), when it was shared for that reason. */
+  opener: z.number().int().nonnegative().optional(),
 });
 export type TabInfo = z.infer<typeof TabInfoSchema>;
 
@@ -36,7 +38,7 @@ export type BrowserInfo = z.infer<typeof BrowserInfoSchema>;
 
 /**
  * Something that happened in the browser, pushed up without being asked (not an answer to a call). Each kind names the
- * tab it concerns; the hub turns them into session changes, buffers and client notifications (broker/hub/events.ts).
+ * tab it concerns (except `policy`, which concerns the whole browser); the hub turns them into session changes, buffers and client notifications (broker/hub/events.ts).
  */
 export const BrowserEventSchema = z.discriminatedUnion('kind', [
   /** The top frame of a shared tab shows a new document. */
@@ -54,6 +56,11 @@ export const BrowserEventSchema = z.discriminatedUnion('kind', [
     data: z.string().max(BRIDGE_LIMITS.messageBytes),
     skipped: z.number().int().min(0).max(1e9),
   }),
+  /**
+   * The person's policy that the broker applies, for the whole browser (no tab): the folder agents may upload files
+   * from (absolute path), or null when upload is off. Sent after every hello and whenever it changes.
+   */
+  z.object({ kind: z.literal('policy'), upload_folder: z.string().max(4096).nullable() }),
 ]);
 export type BrowserEvent = z.infer<typeof BrowserEventSchema>;
 

@@ -61,6 +61,8 @@ export class Hub {
   private readonly graceTimers = new Map<string, NodeJS.Timeout>();
   private readonly queues = new Map<string, SessionQueue>();
   private readonly pending = new Map<number, PendingCall>();
+  /** Per browser instance: the folder the person lets agents upload files from (policy events). */
+  private readonly uploadFolders = new Map<string, string>();
   private nextId = 1;
 
   constructor(private readonly log: Logger) {
@@ -159,7 +161,16 @@ export class Hub {
       const stored = this.bridge.append(session.id, event);
       if ('refused' in stored) this.log.warn('refused a bridge message', { session: session.id, reason: stored.refused });
     }
+    if (event.kind === 'policy') {
+      if (event.upload_folder) this.uploadFolders.set(instance, event.upload_folder);
+      else this.uploadFolders.delete(instance);
+    }
     this.events.emit('browser', { instance, event });
+  }
+
+  /** The folder the person chose in the options of browser `instance` for uploads, if any. */
+  uploadFolder(instance: string): string | undefined {
+    return this.uploadFolders.get(instance);
   }
 
   /**

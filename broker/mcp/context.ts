@@ -1,8 +1,10 @@
 // Builds the narrow ToolContext a tool handler receives from the hub's state. The one place a call's deadline is set.
 import type { Hub } from '../hub/hub.js';
+import { sessionId } from '../hub/sessions.js';
 import type { Caller } from '../../shared/call.js';
 import { orielError } from '../../shared/errors.js';
 import type { SessionView, ToolContext } from './tools/types.js';
+import { readUploadFiles } from './files.js';
 
 /** Default page-call deadline when a tool gives none, ms. */
 export const DEFAULT_CALL_TIMEOUT_MS = 30_000;
@@ -38,7 +40,12 @@ export function makeToolContext(hub: Hub, caller: Caller, signal: AbortSignal, t
         active: s.info.active,
         connected: s.connected,
         ...(s.info.document !== undefined && { document: s.info.document }),
+        ...(s.info.opener !== undefined && { opener: sessionId(s.instance, s.info.opener) }),
       }));
+    },
+    readUploadFiles(paths) {
+      const session = hub.sessions.resolve(target.session);
+      return readUploadFiles(hub.uploadFolder(session.instance), paths);
     },
     callPage(op, args, options = {}) {
       const max = Math.min(target.timeout?.max ?? MAX_CALL_TIMEOUT_MS, MAX_CALL_TIMEOUT_MS);

@@ -9,6 +9,9 @@ import { isShared, onSharingChanged, reconcileSharing, setShared, sharedTabIds }
 import { forgetTab, sendToFrame } from './frames.js';
 import { forgetPushes, onContentPush } from './push.js';
 import { addSecretParams, forgetSecretParams, scrubTabUrl, SecretParamsMessageSchema } from './secret-params.js';
+import { sendPolicy } from './policy.js';
+import './opened.js';
+import './csp.js';
 import { PopupRequestSchema, type PopupState } from '../popup-messages.js';
 
 chrome.tabs.onRemoved.addListener((tab) => {
@@ -74,5 +77,5 @@ async function answerPopup(request: ReturnType<typeof PopupRequestSchema.parse>)
 
 void (async () => {
   await reconcileSharing();
-  startNative(await browserIdentity(), { call: runCall, cancel: cancelCall });
+  startNative(await browserIdentity(), { call: runCall, cancel: cancelCall, greeted: () => void sendPolicy() });
 })();

@@ -15,6 +15,7 @@ let reconnectTimer: ReturnType<typeof setTimeout> | undefined;
 let identity: BrowserInfo | undefined;
 let onCall: CallHandler | undefined;
 let onCancel: ((id: number) => void) | undefined;
+let onGreeted: (() => void) | undefined;
 
 /** Whether the port is open (for the popup). */
 export function isConnected(): boolean {
@@ -30,16 +31,22 @@ export function post(message: BrowserToHub): void {
   }
 }
 
+/** Whether the hello went out on an open port (events may follow). */
+export function isGreeted(): boolean {
+  return port !== undefined && greeted;
+}
+
 /** Sends the current shared-tab list. */
 export async function sendTabs(): Promise<void> {
   if (port && greeted) post({ t: 'tabs', tabs: await describeSharedTabs() });
 }
 
 /** Starts the connection loop. */
-export function startNative(info: BrowserInfo, handlers: { call: CallHandler; cancel: (id: number) => void }): void {
+export function startNative(info: BrowserInfo, handlers: { call: CallHandler; cancel: (id: number) => void; greeted?: () => void }): void {
   identity = info;
   onCall = handlers.call;
   onCancel = handlers.cancel;
+  onGreeted = handlers.greeted;
   connect();
 }
 
@@ -98,5 +105,6 @@ function connect(): void {
   void describeSharedTabs().then((tabs) => {
     post({ t: 'hello', wire: WIRE_VERSION, browser: identity!, tabs });
     greeted = true;
+    onGreeted?.();
   });
 }

@@ -4,7 +4,14 @@ import type { TabInfo } from '../../shared/protocol.js';
 import { scrubTabUrl } from './secret-params.js';
 
 const KEY = 'sharedTabs';
+const OPENED_KEY = 'openedTabs';
 let cache: Set<number> | undefined;
+
+/** A tab shared because a shared tab opened it: its opener, and the one origin the share covers (the opener's). */
+export interface OpenedBy {
+  opener: number;
+  origin: string;
+}
 const listeners = new Set<() => void>();
 
 async function load(): Promise<Set<number>> {
@@ -33,8 +40,26 @@ export async function sharedTabIds(): Promise<number[]> {
   return [...(await load())];
 }
 
-/** Shares or unshares a tab and updates its badge. Only http(s) and file pages can be shared. */
-export async function setShared(tab: number, shared: boolean): Promise<void> {
+/** Opened-tab records by tab id, kept beside the shared set in storage.session. */
+async function openedMap(): Promise<Record<string, OpenedBy>> {
+  const stored = (await chrome.storage.session.get(OPENED_KEY))[OPENED_KEY];
+  return typeof stored === 'object' && stored !== null ? (stored as Record<string, OpenedBy>) : {};
+}
+
+/** Who opened `tab`, when it is shared only as a tab a shared tab opened. */
+export async function openedBy(tab: number): Promise<OpenedBy | undefined> {
+  return (await openedMap())[String(tab)];
+}
+
+/**
+ * Shares or unshares a tab and updates its badge. Only http(s) and file pages can be shared. `opened` marks a tab
+ * shared because a shared tab opened it (it covers the opener's origin only); the person sharing it themselves lifts that.
+ */
+export async function setShared(tab: number, shared: boolean, opened?: OpenedBy): Promise<void> {
+  const map = await openedMap();
+  if (shared && opened) map[String(tab)] = opened;
+  else delete map[String(tab)];
+  await chrome.storage.session.set({ [OPENED_KEY]: map });
   const set = new Set(await load());
   if (shared) set.add(tab);
   else set.delete(tab);
@@ -73,11 +98,13 @@ export function originOf(url: string): string {
 /** Describes the shared tabs for the hub. */
 export async function describeSharedTabs(): Promise<TabInfo[]> {
   const out: TabInfo[] = [];
+  const opened = await openedMap();
   for (const id of await sharedTabIds()) {
     try {
       const t = await chrome.tabs.get(id);
       const url = t.url ?? '';
-      out.push({ tab: id, title: (t.title ?? '').slice(0, 2000), url: (await scrubTabUrl(id, url)).slice(0, 8192), origin: originOf(url), active: t.active });
+      const by = opened[String(id)];
+      out.push({ tab: id, title: (t.title ?? '').slice(0, 2000), url: (await scrubTabUrl(id, url)).slice(0, 8192), origin: originOf(url), active: t.active, ...(by && { opener: by.opener }) });
     } catch {
       /* closed */
     }

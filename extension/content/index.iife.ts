@@ -17,6 +17,7 @@ import { pageToolHandlers } from './page-tools.js';
 import { watchSecretSubmissions } from './form-watch.js';
 
 watchSecretSubmissions();
+import { armDialogs, disarmDialogs, unansweredDialogError } from './dialogs.js';
 
 const HANDLERS: ContentHandlers = {
   ...snapshotHandlers,
@@ -60,12 +61,20 @@ async function answer(message: unknown): Promise<ContentResponse> {
       return (redactor = Redactor.fromPolicy(call.redaction));
     },
   };
+  // Acting calls answer the JavaScript dialogs they open (./dialogs.ts).
+  const dialogs = OPS[op].capability === 'act' ? armDialogs(args.args) : undefined;
   try {
     const value = await handler(args.args as never, ctx);
+    if (dialogs) {
+      const unanswered = unansweredDialogError(dialogs);
+      if (unanswered) throw unanswered;
+      if (dialogs.seen.length > 0 && typeof value === 'object' && value !== null) (value as { dialogs?: unknown }).dialogs = dialogs.seen;
+    }
     return { ok: true, value, document: currentRegistry().namespace };
   } catch (err) {
     return { ok: false, error: toErrorData(err), document: currentRegistry().namespace };
   } finally {
+    if (dialogs) disarmDialogs(dialogs);
     if (call.id !== 0) inflight.delete(call.id);
   }
 }

@@ -1,15 +1,32 @@
-// The per-document handle registry (SPEC §3), living in the content script's isolated world. Handles never sit
-// on page elements: the registry maps element → handle in a WeakMap and handle → element through WeakRefs.
+// The per-document handle registry (docs/architecture.md, "Handles"), living in the content script's isolated world.
+// Handles never sit on page elements: the registry maps element → handle in a WeakMap and handle → element through
+// WeakRefs. Each handle is bound to what the agent was shown (role and name), so a recycled element fails as stale.
 import { errorData, OrielError } from '../../shared/errors.js';
 import { mintNamespace } from '../../shared/ids.js';
 
+/** What an agent was shown of an element when its handle was issued: its role and accessible name. */
+export interface Fingerprint {
+  role: string | null;
+  name: string;
+}
 
-/** Outcome of resolving a handle: the element, or why there is none (SPEC §3). */
+/** Computes an element's {@link Fingerprint} now. The same function must serve issue time and use time. */
+export type Describe = (element: Element) => Fingerprint;
+
+/** Outcome of resolving a handle: the element, or why there is none. */
 export type Resolution =
   | { status: 'ok'; element: Element }
   | { status: 'no_snapshot' }
   | { status: 'unknown_handle' }
-  | { status: 'detached' };
+  | { status: 'detached' }
+  /** The element is still there but shows something else than when the handle was issued (a recycled row). */
+  | { status: 'changed'; element: Element; was: Fingerprint };
+
+interface Entry {
+  ref: WeakRef<Element>;
+  /** Set when the handle was issued with a describer. */
+  seen?: Fingerprint;
+}
 
 /**
  * Handles of one document. A new document (navigation, reload, `document.open()`) gets a new registry and so a new
@@ -18,14 +35,21 @@ export type Resolution =
 export class HandleRegistry {
   readonly namespace: string;
   private readonly byElement = new WeakMap<Element, string>();
-  private readonly byHandle = new Map<string, WeakRef<Element>>();
+  private readonly byHandle = new Map<string, Entry>();
   private counter = 0;
   /** Collected elements drop their WeakRef entry here, leaving a tombstone so the handle still answers `detached`. */
   private readonly finalizer = new FinalizationRegistry<string>((handle) => {
-    if (this.byHandle.get(handle)?.deref() === undefined) this.byHandle.set(handle, DEAD);
+    if (this.byHandle.get(handle)?.ref.deref() === undefined) this.byHandle.set(handle, { ref: DEAD });
   });
 
-  constructor(namespace: string = mintNamespace()) {
+  /**
+   * @param describe how handles are bound to what they show (role and name); without it handles are bound to the
+   *   element alone.
+   */
+  constructor(
+    namespace: string = mintNamespace(),
+    private readonly describe?: Describe,
+  ) {
     this.namespace = namespace;
   }
 
@@ -34,15 +58,27 @@ export class HandleRegistry {
     return this.counter;
   }
 
-  /** The handle of `element`, minting one the first time it is seen. Same element → same handle. */
-  handleFor(element: Element): string {
+  /**
+   * The handle of `element`, minting one the first time it is seen. Same element showing the same thing → same
+   * handle. An element that now shows another role or name than its handle was issued for (a virtualized list reused
+   * it for another row) gets a new handle; the old one then fails as stale.
+   * @param describe the fingerprint function to use for this call (the snapshot walker passes one sharing its
+   *   per-walk caches); the registry's own by default.
+   */
+  handleFor(element: Element, describe: Describe | undefined = this.describe): string {
+    const seen = describe?.(element);
     let handle = this.byElement.get(element);
-    if (handle === undefined) {
-      handle = `${this.namespace}.${(++this.counter).toString(36)}`;
-      this.byElement.set(element, handle);
-      this.byHandle.set(handle, new WeakRef(element));
-      this.finalizer.register(element, handle);
+    if (handle !== undefined) {
+      const entry = this.byHandle.get(handle);
+      if (!seen || !entry?.seen || sameFingerprint(entry.seen, seen)) {
+        if (entry && seen && !entry.seen) entry.seen = seen;
+        return handle;
+      }
     }
+    handle = `${this.namespace}.${(++this.counter).toString(36)}`;
+    this.byElement.set(element, handle);
+    this.byHandle.set(handle, { ref: new WeakRef(element), ...(seen && { seen }) });
+    this.finalizer.register(element, handle);
     return handle;
   }
 
@@ -57,19 +93,41 @@ export class HandleRegistry {
    */
   resolve(handle: string): Resolution {
     if (this.counter === 0) return { status: 'no_snapshot' };
-    const ref = this.byHandle.get(handle);
-    if (ref === undefined) return { status: 'unknown_handle' };
-    const element = ref.deref();
+    const entry = this.byHandle.get(handle);
+    if (entry === undefined) return { status: 'unknown_handle' };
+    const element = entry.ref.deref();
     if (element === undefined || !element.isConnected) return { status: 'detached' };
+    if (entry.seen && this.describe && !sameFingerprint(entry.seen, this.describe(element))) return { status: 'changed', element, was: entry.seen };
     return { status: 'ok', element };
   }
 
-  /** Like {@link resolve} but throws the matching {@link OrielError}. */
+  /** Like {@link resolve} but throws the matching {@link OrielError} (`changed` is reported as `detached`). */
   require(handle: string): Element {
     const r = this.resolve(handle);
     if (r.status === 'ok') return r.element;
-    throw new OrielError(errorData(r.status, RESOLVE_MESSAGES[r.status](handle)));
+    throw resolutionError(handle, r);
   }
+}
+
+/** The error for a handle that does not resolve. A changed element is `detached`: what the handle named is gone. */
+export function resolutionError(handle: string, r: Exclude<Resolution, { status: 'ok' }>): OrielError {
+  if (r.status === 'changed') {
+    const was = `${r.was.role ?? 'element'}${r.was.name ? ` "${clipName(r.was.name)}"` : ''}`;
+    return new OrielError(
+      errorData('detached', `Handle ${handle} named ${was}, but that element now shows something else (the page reused it, as virtualized lists do). Nothing was done. Take a new snapshot.`, {
+        details: { reason: 'changed' },
+      }),
+    );
+  }
+  return new OrielError(errorData(r.status, RESOLVE_MESSAGES[r.status](handle)));
+}
+
+function sameFingerprint(a: Fingerprint, b: Fingerprint): boolean {
+  return a.role === b.role && a.name === b.name;
+}
+
+function clipName(s: string): string {
+  return s.length <= 80 ? s : `${s.slice(0, 79)}…`;
 }
 
 /** Placeholder for a handle whose element was garbage-collected. */

@@ -3,7 +3,9 @@
 // entrusted to Oriel; the content script (extension/content/) talks to it only through the events of
 // shared/page-channel.ts and treats all it hears as page content.
 import { installBridge } from './bridge.js';
+import { installDialogs } from './dialogs.js';
 import { installModelContext } from './webmcp.js';
 
+installDialogs();
 installBridge();
 installModelContext();

@@ -1,5 +1,5 @@
-// The options page: the user's redaction selectors and value limit. An invalid selector is refused here, and a
-// snapshot refuses to run with one rather than show unredacted content.
+// The options page: the user's redaction selectors and value limit, agents' JavaScript, the upload folder and sharing of
+// opened tabs. An invalid selector is refused here, and a snapshot refuses to run with one rather than show unredacted content.
 import '../zod-jitless.js'; // first: zod must be jitless before any schema is built
 import { DEFAULT_SETTINGS, MAX_REDACT_SELECTORS, MAX_SELECTOR_CHARS, readSettings, writeSettings } from '../settings.js';
 
@@ -113,3 +113,30 @@ chrome.permissions.onRemoved.addListener(() => void showUserScripts());
 window.addEventListener('focus', () => void showUserScripts());
 document.addEventListener('visibilitychange', () => void showUserScripts());
 void showUserScripts();
+
+// Agents' hands: sharing what shared tabs open, and the upload folder.
+const shareOpened = document.getElementById('share-opened') as HTMLInputElement;
+const uploadFolder = document.getElementById('upload-folder') as HTMLInputElement;
+const uploadResult = document.getElementById('upload-result')!;
+void readSettings().then(
+  (s) => {
+    shareOpened.checked = s.shareOpenedTabs;
+    uploadFolder.value = s.uploadFolder;
+  },
+  () => undefined,
+);
+shareOpened.addEventListener('change', () => void writeSettings({ shareOpenedTabs: shareOpened.checked }));
+document.getElementById('upload-form')!.addEventListener('submit', (event) => {
+  event.preventDefault();
+  const folder = uploadFolder.value.trim();
+  // The broker checks the folder when it reads from it; here only the shape: a full path, or nothing.
+  if (folder !== '' && !/^(\/|[A-Za-z]:[\\/]|\\\\)/.test(folder)) {
+    uploadResult.textContent = 'Give the full path of a folder (or leave it empty to turn upload off).';
+    uploadResult.className = 'error';
+    return;
+  }
+  void writeSettings({ uploadFolder: folder }).then(() => {
+    uploadResult.textContent = folder ? 'Saved.' : 'Saved: upload is off.';
+    uploadResult.className = '';
+  });
+});

@@ -130,16 +130,26 @@ describe.each(BROWSERS)('click in %s', (kind) => {
     expect(stale.error?.code).toBe('stale_document');
   });
 
-  // Firefox's WebDriver session answers page dialogs itself, so only Chromium leaves one open for the page to block on.
-  it.runIf(kind === 'chromium')('says the page is not responding when a dialog blocks it, instead of a bare timeout', async () => {
+  it('reports the dialog a click opens, with its text, instead of leaving the page blocked', async () => {
     await t.load('dialog.html');
-    let dialog: { dismiss(): Promise<void> } | undefined;
-    t.page.once('dialog', (d) => void (dialog = d));
+    const r = await t.tool('click', { selector: '#ask' });
+    expect(r.error?.code).toBe('dialog_opened');
+    expect(r.error?.message).toContain('"Are you there?"');
+    expect((await t.tool('snapshot', {})).isError).toBe(false);
+  });
+
+  // Firefox's WebDriver session answers page dialogs itself, so only Chromium leaves one open for the page to block on.
+  it.runIf(kind === 'chromium')('says the page is not responding when a dialog the page opened by itself blocks it', async () => {
+    await t.load('dialog.html');
+    const opened = new Promise<{ dismiss(): Promise<void> }>((resolve) => t.page.once('dialog', resolve));
+    // The page opens it on its own, outside any Oriel call: it is the person's to answer.
+    await t.page.evaluate(() => void setTimeout(() => alert('Are you there?')));
+    const dialog = await opened;
     const r = await t.tool('click', { selector: '#ask', timeout_ms: 500 });
     expect(r.error?.code).toBe('timeout');
     expect(r.error?.message).toMatch(/not responding: a dialog/);
     expect((r.error as { retryable?: boolean }).retryable).toBe(false);
-    await dialog?.dismiss();
+    await dialog.dismiss();
     // Once the dialog is gone the page answers again.
     expect((await t.tool('snapshot', {})).isError).toBe(false);
   });

@@ -78,6 +78,8 @@ export interface Rig {
   allowUserScripts(allowed?: boolean): Promise<string>;
   /** Ticks (or unticks) "Let agents run JavaScript in shared tabs" on the options page, as the user would. */
   allowEvaluate(allowed?: boolean): Promise<void>;
+  /** The options page (opened once, kept for the rig's life), brought to the front, to change settings as a person does. */
+  options(): Promise<Page>;
   /** Connects an official MCP client to `oriel mcp` in the given era. */
   client(era?: 'legacy' | 'modern', name?: string): Promise<Client>;
   /** Runs the oriel CLI with this rig's environment; returns stdout. */
@@ -241,6 +243,17 @@ export async function launchRig(
       await page.click('button[type="submit"]');
       await page.waitForFunction(() => document.getElementById('result')?.textContent !== '', { timeout: 10_000, polling: 50 });
       return page.$eval('#result', (el) => el.textContent ?? '');
+    },
+    async options() {
+      if (!optionsPage) {
+        optionsPage = await browser.newPage();
+        // Firefox reports no load event for moz-extension pages opened by WebDriver; the page is usable regardless.
+        await optionsPage.goto(`${extensionBase}/extension/ui/options.html`, { waitUntil: 'load', timeout: kind === 'firefox' ? 3_000 : 15_000 }).catch((err: unknown) => {
+          if (kind !== 'firefox') throw err;
+        });
+      }
+      await optionsPage.bringToFront();
+      return optionsPage;
     },
     async allowEvaluate(allowed = true) {
       let page = optionsPage;

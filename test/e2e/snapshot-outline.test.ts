@@ -119,9 +119,9 @@ img "Chart of sales" @h
 canvas "Drawing" @h
 img "Logo" @h
 table "Prices" @h
- row (headers): "Item" "Price"
- row: "Pen" "$1"
- row
+ row @h (headers): "Item" "Price"
+ row @h: "Pen" "$1"
+ row @h
   cell
    link "Book" /book @h
   cell "$9"

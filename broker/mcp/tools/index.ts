@@ -4,7 +4,10 @@ import { listSessions } from './sessions.js';
 import { snapshot } from './snapshot.js';
 import { click } from './click.js';
 import { navigate } from './navigate.js';
-import { type } from './input.js';
+import { type, selectOptions } from './input.js';
+import { pressKey } from './keyboard.js';
+import { hover, scroll, drag } from './pointer.js';
+import { upload } from './upload.js';
 import { waitFor, extract, extractRows } from './read.js';
 import { evaluate } from './evaluate.js';
 import { screenshot } from './screenshot.js';
@@ -17,6 +20,12 @@ export const TOOLS: readonly ToolDefinition[] = [
   click,
   navigate,
   type,
+  selectOptions,
+  pressKey,
+  hover,
+  scroll,
+  drag,
+  upload,
   waitFor,
   extract,
   extractRows,

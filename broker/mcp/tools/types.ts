@@ -24,6 +24,8 @@ export interface SessionView {
   document?: string;
   /** Whether the tab is visible in its window. */
   active: boolean;
+  /** The session whose page opened this tab (a new tab or popup shared for that reason). */
+  opener?: string;
   connected: boolean;
 }
 
@@ -55,6 +57,13 @@ export interface ToolContext {
    *   cancelled.
    */
   awaitMessages(options: { after: number; max: number; timeoutMs: number }): Promise<BridgeRead>;
+  /**
+   * Reads files for upload from the folder the person chose in the options of the browser holding the call's session
+   * (broker/mcp/files.ts): names relative to that folder, never outside it.
+   * @throws OrielError: session errors, `operation_disabled` (no folder chosen), `permission_denied` (outside it),
+   *   `invalid_argument`, `too_large`.
+   */
+  readUploadFiles(paths: readonly string[]): Promise<Array<{ name: string; type: string; data: string }>>;
 }
 
 /** What a handler returns: the structured result and its text rendering for the model. */

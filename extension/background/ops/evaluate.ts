@@ -1,8 +1,10 @@
 // The `evaluate` operation: one expression in the top frame's main world. Prefers userScripts.execute (runs a code
 // string regardless of the page's CSP, once the user allows it), else scripting.executeScript in the MAIN world
-// (whose eval obeys the CSP). MCP side: broker/mcp/tools/evaluate.ts.
+// (whose eval obeys the CSP) — only where the policy allows it, so a page never sees a violation (../csp.ts).
+// MCP side: broker/mcp/tools/evaluate.ts.
 import type { EvaluateArgs, EvaluateResult } from '../../../shared/ops.js';
 import { orielError, type OrielError } from '../../../shared/errors.js';
+import { evalAllowed } from '../csp.js';
 
 const DEFAULT_MAX_CHARS = 20_000;
 const DEFAULT_TIMEOUT_MS = 10_000;
@@ -20,6 +22,12 @@ export async function evaluate(tab: number, raw: Record<string, unknown>): Promi
   const timeoutMs = args.timeout_ms ?? DEFAULT_TIMEOUT_MS;
 
   const viaUserScripts = await tryUserScripts(tab, expression, max, timeoutMs);
+  if (!viaUserScripts) {
+    // Trying eval where the page's policy forbids it would fire a securitypolicyviolation (and a report to the site).
+    const allowed = await evalAllowed(tab);
+    if (allowed === false) throw unavailable();
+    if (allowed === undefined) throw unavailable('Oriel cannot tell whether this page allows code from strings: it loaded before Oriel started. Reload the tab, or allow user scripts.');
+  }
   const outcome = viaUserScripts ?? (await viaScripting(tab, expression, max, timeoutMs));
   const via = viaUserScripts ? 'userScripts' : 'scripting';
   if (!outcome.ok) {
@@ -32,7 +40,7 @@ export async function evaluate(tab: number, raw: Record<string, unknown>): Promi
 }
 
 /** The error that says exactly what the user must switch on, per browser. */
-function unavailable(): OrielError {
+function unavailable(why = "This page's Content-Security-Policy forbids evaluating code, and user scripts are not allowed for Oriel."): OrielError {
   const firefox = typeof (globalThis as { browser?: { runtime?: { getBrowserInfo?: unknown } } }).browser?.runtime?.getBrowserInfo === 'function';
   let what: string;
   if (firefox && userScriptsNamespace() !== undefined) {
@@ -47,7 +55,7 @@ function unavailable(): OrielError {
       `In Chrome open chrome://extensions/?id=${chrome.runtime.id} (Oriel's details) and turn on "Allow User Scripts"; it applies at once ` +
       '(Chrome before 138: turn on "Developer mode" in chrome://extensions instead).';
   }
-  return orielError('evaluate_unavailable', `This page's Content-Security-Policy forbids evaluating code, and user scripts are not allowed for Oriel. ${what} Then retry.`, {
+  return orielError('evaluate_unavailable', `${why} ${what} Then retry.`, {
     next: 'ask the user to enable user scripts for Oriel, or read the page with snapshot / extract instead',
   });
 }

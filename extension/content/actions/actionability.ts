@@ -1,6 +1,7 @@
 // Whether an element can take a person's pointer input now: visible, enabled, stable, in view, and the element a
 // click at its centre would reach. Pure checks plus the waiting helpers used by click.ts and type.ts.
 import type { Redactor } from '../redaction.js';
+import { composedParent, containsComposed, pointReaches } from '../hit.js';
 import { anyShadowRoot } from './shadow.js';
 import { describeElement } from './target.js';
 
@@ -45,19 +46,6 @@ export function isInert(el: Element): boolean {
     return false; // a browser without :modal
   }
   return modal !== null && !containsComposed(modal, el);
-}
-
-/** The shadow-including parent: parent element, or the host when `n` is at the top of a shadow tree. */
-function composedParent(n: Element): Element | null {
-  if (n.parentElement) return n.parentElement;
-  const root = n.parentNode;
-  return root instanceof ShadowRoot ? root.host : null;
-}
-
-/** Whether `inner` is `outer` or inside it, across shadow boundaries. */
-export function containsComposed(outer: Element, inner: Element): boolean {
-  for (let n: Element | null = inner; n; n = composedParent(n)) if (n === outer) return true;
-  return false;
 }
 
 /**
@@ -125,7 +113,9 @@ export function checkPointerTarget(el: Element, opts: { requireEnabled: boolean;
   const y = v.top + v.height / 2;
   const hit = deepElementFromPoint(x, y);
   if (!hit) return { status: 'outside', reason: 'nothing is rendered at its centre' };
-  if (containsComposed(el, hit) || labelOf(hit, el)) return { status: 'ok', x, y, hit };
+  const reached = pointReaches(el, hit, x, y);
+  if (reached) return { status: 'ok', x, y, hit: reached };
+  if (labelOf(hit, el)) return { status: 'ok', x, y, hit };
   // Name the outermost element of the covering subtree that is not an ancestor of the target.
   let cover = hit;
   for (let p = composedParent(cover); p && !containsComposed(p, el) && p !== document.body; p = composedParent(p)) cover = p;

@@ -1,38 +1,41 @@
 // Synthetic keyboard and text-input events in the order a person's typing produces them
 // (https://w3c.github.io/uievents/#events-keyboard-event-order, https://w3c.github.io/input-events/#event-order).
-// Used by type.ts; values are written through the element prototype's own setters so framework trackers notice.
+// Used by type.ts and press.ts; values are written through the element prototype's own setters so framework trackers
+// notice. Key names and codes come from keys.ts.
+import { charKey, type KeySpec } from './keys.js';
 
-/** The `code` a US keyboard gives for a character, good enough for pages that look at it. */
-function codeFor(key: string): string {
-  if (key === 'Enter') return 'Enter';
-  if (key === ' ') return 'Space';
-  if (/^[a-z]$/i.test(key)) return `Key${key.toUpperCase()}`;
-  if (/^[0-9]$/.test(key)) return `Digit${key}`;
-  return '';
+/** Modifier flags of a keyboard event. */
+export interface KeyModifiers {
+  ctrlKey?: boolean;
+  shiftKey?: boolean;
+  altKey?: boolean;
+  metaKey?: boolean;
 }
 
-/** Key codes pages still read (`keyCode`/`which`): letters and digits map to their upper-case code point. */
-function keyCodeFor(key: string): number {
-  if (key === 'Enter') return 13;
-  if (key.length === 1) return key.toUpperCase().charCodeAt(0);
-  return 0;
-}
-
-/** Dispatches a keyboard event on `el`; returns false when the page cancelled it. */
-export function key(el: Element, type: 'keydown' | 'keypress' | 'keyup', k: string): boolean {
-  const keyCode = keyCodeFor(k);
+/**
+ * Dispatches one keyboard event on `el`; returns false when the page cancelled it. `keypress` carries the typed
+ * character's code (https://w3c.github.io/uievents/#legacy-key-attributes).
+ */
+export function keyEvent(el: Element, type: 'keydown' | 'keypress' | 'keyup', spec: KeySpec, mods: KeyModifiers = {}): boolean {
+  const press = type === 'keypress' ? (spec.key === 'Enter' ? 13 : (spec.text ?? spec.key).charCodeAt(0)) : 0;
   const init: KeyboardEventInit & { keyCode: number; which: number; charCode: number } = {
-    key: k,
-    code: codeFor(k),
+    key: spec.key,
+    code: spec.code,
     bubbles: true,
     cancelable: true,
     composed: true,
     view: window,
-    keyCode: type === 'keypress' ? (k === 'Enter' ? 13 : k.charCodeAt(0)) : keyCode,
-    which: type === 'keypress' ? (k === 'Enter' ? 13 : k.charCodeAt(0)) : keyCode,
-    charCode: type === 'keypress' ? (k === 'Enter' ? 13 : k.charCodeAt(0)) : 0,
+    ...mods,
+    keyCode: type === 'keypress' ? press : spec.keyCode,
+    which: type === 'keypress' ? press : spec.keyCode,
+    charCode: press,
   };
   return el.dispatchEvent(new KeyboardEvent(type, init));
+}
+
+/** Dispatches a keyboard event for one typed character or "Enter"; returns false when the page cancelled it. */
+export function key(el: Element, type: 'keydown' | 'keypress' | 'keyup', k: string): boolean {
+  return keyEvent(el, type, k === 'Enter' ? charKey('\n') : charKey(k));
 }
 
 /** Dispatches `beforeinput` (cancelable) or `input`; returns false when `beforeinput` was cancelled. */

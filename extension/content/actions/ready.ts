@@ -3,7 +3,7 @@
 import { orielError } from '../../../shared/errors.js';
 import type { ContentContext } from '../handlers.js';
 import type { Redactor } from '../redaction.js';
-import { checkPointerTarget, isDisabled, isInert, isVisible, nextFrame, sameRect, scrollIntoViewIfNeeded, settleOrChange } from './actionability.js';
+import { checkPointerTarget, isDisabled, isInert, isVisible, nextFrame, sameRect, scrollIntoViewIfNeeded, settleOrChange, type Actionability } from './actionability.js';
 import { clip, resolveNow, type TargetSpec } from './target.js';
 
 /** Where the pointer lands when the act runs. */
@@ -17,6 +17,13 @@ export interface ReadyOptions {
   timeoutMs: number;
   /** Pointer actions need the centre to reach the element; typing focuses it directly. */
   hitTest: boolean;
+  /** Whether a disabled element is refused. Default true (hover reaches disabled elements, as a person's does). */
+  enabled?: boolean;
+  /**
+   * Without a hit test: whether the element must be visible. Default true; false for file inputs, which pages hide
+   * behind a styled button.
+   */
+  visible?: boolean;
   /** Extra synchronous precondition (e.g. "is editable"); returns why it fails, or undefined. */
   extra?: (el: Element) => Unfit | undefined;
   /** The call's redaction policy: selector targets skip what it removes, and error messages do not describe it. */
@@ -136,18 +143,55 @@ function check(el: Element, opts: ReadyOptions): Check {
   // What the element is comes first: no amount of waiting makes a paragraph editable.
   const why = opts.extra?.(el);
   if (why?.permanent) return { ok: false, ...why };
+  const enabled = opts.enabled !== false;
   if (!opts.hitTest) {
-    if (!isVisible(el)) return { ok: false, reason: 'it is not visible (display, visibility or zero size)' };
-    if (isDisabled(el)) return { ok: false, reason: 'it is disabled' };
+    const visible = opts.visible !== false;
+    if (visible && !isVisible(el)) return { ok: false, reason: 'it is not visible (display, visibility or zero size)' };
+    if (enabled && isDisabled(el)) return { ok: false, reason: 'it is disabled' };
     if (isInert(el)) return { ok: false, reason: 'it is inert: an open modal dialog covers the rest of the page' };
     if (why) return { ok: false, reason: why.reason };
+    if (!visible) return { ok: true, at: { x: 0, y: 0, hit: el } };
     scrollIntoViewIfNeeded(el);
     const r = el.getBoundingClientRect();
     return { ok: true, at: { x: r.left + r.width / 2, y: r.top + r.height / 2, hit: el } };
   }
   if (why) return { ok: false, reason: why.reason };
-  if (isVisible(el) && !isDisabled(el)) scrollIntoViewIfNeeded(el);
-  const a = checkPointerTarget(el, { requireEnabled: true, redactor: opts.redactor });
+  const a = pointAt(el, opts.redactor, enabled);
   if (a.status === 'ok') return { ok: true, at: { x: a.x, y: a.y, hit: a.hit } };
+  // A control a person operates through its label (a visually hidden checkbox behind a styled box) is clicked there.
+  if (a.status !== 'disabled') {
+    for (const label of visibleLabels(el)) {
+      const l = pointAt(label, opts.redactor, enabled);
+      if (l.status === 'ok') return { ok: true, at: { x: l.x, y: l.y, hit: l.hit } };
+    }
+  }
   return { ok: false, reason: a.reason, cover: a.cover };
+}
+
+/** Block alignments tried, in turn, to bring a covered target clear of fixed and sticky layers. */
+const CLEAR_ALIGNMENTS: readonly ScrollLogicalPosition[] = ['center', 'end', 'start'];
+
+/**
+ * Scrolls `el` into view and hit-tests it. When something covers it, other scroll positions are tried (a fixed header
+ * covers the top of the viewport, a cookie bar the bottom, a sticky table head the top of its table): `covered` is
+ * the answer only when none of them frees it.
+ */
+function pointAt(el: Element, redactor: Redactor, requireEnabled: boolean): Actionability {
+  if (isVisible(el) && !(requireEnabled && isDisabled(el))) scrollIntoViewIfNeeded(el);
+  let a = checkPointerTarget(el, { requireEnabled, redactor });
+  if (a.status !== 'covered') return a;
+  for (const block of CLEAR_ALIGNMENTS) {
+    // 'instant' overrides a page's `scroll-behavior: smooth`, so the box is where it will stay.
+    el.scrollIntoView({ block, inline: 'nearest', behavior: 'instant' as ScrollBehavior });
+    const again = checkPointerTarget(el, { requireEnabled, redactor });
+    if (again.status !== 'covered') return again;
+    a = again;
+  }
+  return a;
+}
+
+/** The visible `<label>`s of a labelable control (https://html.spec.whatwg.org/multipage/forms.html#the-label-element). */
+function visibleLabels(el: Element): HTMLLabelElement[] {
+  const labels = (el as HTMLInputElement).labels;
+  return labels ? Array.from(labels).filter((l) => isVisible(l) && !isInert(l)) : [];
 }

@@ -14,13 +14,13 @@ export function normalizeText(s: string): string {
 /**
  * Up to `limit` innermost elements whose text contains `query`, in document order. A text node that contains the
  * query names its parent; text split across elements ("Add <b>to</b> cart") is found by the smallest element
- * whose combined text contains it.
+ * whose combined text contains it. `scope` limits the search to one subtree (its shadow trees included).
  */
-export function findText(query: string, limit: number, redactor: Redactor): Element[] {
+export function findText(query: string, limit: number, redactor: Redactor, scope?: Element): Element[] {
   const q = normalizeText(query);
-  if (!q || redactor.isRemoved(document.documentElement)) return [];
+  if (!q || redactor.isRemoved(scope ?? document.documentElement)) return [];
   const search: Search = { q, out: [], limit, redactor };
-  const roots: Array<Document | ShadowRoot> = [document];
+  const roots: Array<Document | ShadowRoot | Element> = [scope ?? document];
   for (let i = 0; i < roots.length && search.out.length < limit; i++) scanTextNodes(roots[i]!, search, roots);
   if (search.out.length > 0) return search.out;
   for (const root of roots) {
@@ -47,7 +47,7 @@ function matches(text: string, s: Search): boolean {
   return normalizeText(text).includes(s.q);
 }
 
-function scanTextNodes(root: Document | ShadowRoot, s: Search, roots: Array<Document | ShadowRoot>): void {
+function scanTextNodes(root: Document | ShadowRoot | Element, s: Search, roots: Array<Document | ShadowRoot | Element>): void {
   const walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, {
     acceptNode: (n) => (n instanceof Element && skipped(n, s) ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT),
   });

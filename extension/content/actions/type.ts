@@ -4,8 +4,12 @@ import type { TypeResult } from '../../../shared/ops.js';
 import { orielError } from '../../../shared/errors.js';
 import type { ContentHandler } from '../handlers.js';
 import { nextTask } from './actionability.js';
-import { watchEffects } from './click.js';
-import { changeEvent, inputEvent, key, setNativeValue } from './keyboard.js';
+import { watchEffects } from './effects.js';
+import { changeEvent, inputEvent, setNativeValue } from './keyboard.js';
+import { insertIntoEditable, insertText, placeCaretAtEnd, TEXT_TYPES } from './editing.js';
+import { keyTarget, pressChord } from './key-actions.js';
+import { charKey } from './keys.js';
+import { deepActiveElement } from '../snapshot/dom.js';
 import { isSecretField, Redactor } from '../redaction.js';
 import { whenActionable, type Unfit } from './ready.js';
 import { checkTarget, clip } from './target.js';
@@ -16,12 +20,9 @@ const PER_KEY_LIMIT = 256;
 /** Values echoed back are capped like snapshot values (SPEC §3). */
 const ECHO_LIMIT = 200;
 
-/** Input types that take typed text. Others (checkbox, file, …) are not typed into. */
-const TEXT_TYPES = new Set(['text', 'search', 'email', 'url', 'tel', 'password', 'number', '']);
 /** Input types whose value is set as a whole (a person uses a picker). */
 const PICKER_TYPES = new Set(['date', 'time', 'datetime-local', 'month', 'week', 'color', 'range']);
 
-type Field = HTMLInputElement | HTMLTextAreaElement;
 
 export const type: ContentHandler<'type'> = async (args, ctx) => {
   const redactor = ctx.redactor();
@@ -33,7 +34,7 @@ export const type: ContentHandler<'type'> = async (args, ctx) => {
     await whenActionable(args, ctx, { timeoutMs: args.timeout_ms ?? DEFAULT_TIMEOUT_MS, hitTest: false, extra: notEditable, redactor }, (el) => {
       target = el;
       watch.start();
-      submitted = fill(el, args.text, args.clear !== false, args.submit === true, isSecretField(el));
+      submitted = fill(el, args.text, args.clear !== false, args.submit === true, redactor);
     });
     await nextTask();
     const seen = watch.stop();
@@ -44,6 +45,8 @@ export const type: ContentHandler<'type'> = async (args, ctx) => {
       navigation_started: seen.navigation,
       dom_changed: seen.mutated,
     };
+    const now = deepActiveElement();
+    if (now && now !== target && now !== document.body && !redactor.isRemoved(now)) result.focused = ctx.registry.handleFor(now);
     // Typing into a secret field is acting, not reading: it is allowed, but what the field holds is not echoed.
     if (redactor.isRedacted(target)) result.redacted = true;
     else result.value = clip(currentValue(target, redactor), ECHO_LIMIT);
@@ -69,64 +72,85 @@ function notEditable(el: Element): Unfit | undefined {
 }
 
 /**
- * Fills `el`; returns whether Enter was pressed and the page or the form took it. Runs synchronously. A secret
- * `<select>` (a card type, an expiry month) holds secrets in its options too, so whether `text` names one of them is
- * never reported: the option is chosen when it exists and can be chosen, and the answer is the same either way.
+ * Fills `el`; returns whether Enter was pressed and the page or the form took it. Runs synchronously. Keys go one at
+ * a time to whatever has focus, as a person's do: a field that moves focus on input (one-character code boxes,
+ * masks) receives the first keys and the next field the rest. A secret `<select>` (a card type, an expiry month) holds
+ * secrets in its options too, so whether `text` names one of them is never reported: the option is chosen when it
+ * exists and can be chosen, and the answer is the same either way.
  */
-function fill(el: Element, text: string, clear: boolean, submit: boolean, secret: boolean): boolean {
+function fill(el: Element, text: string, clear: boolean, submit: boolean, redactor: Redactor): boolean {
   if (el instanceof HTMLSelectElement) {
-    if (secret) chooseQuietly(el, text);
+    if (isSecretField(el)) chooseQuietly(el, text);
     else choose(el, text);
-    return submit ? pressEnter(el) : false;
+    return submit ? pressEnter(el, redactor) : false;
   }
   focus(el);
-  if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) {
-    if (el instanceof HTMLInputElement && PICKER_TYPES.has(el.type)) setWhole(el, text);
-    else typeInto(el, el instanceof HTMLInputElement ? text.replace(/[\r\n]+/g, '') : text, clear);
-  } else {
-    typeEditable(el as HTMLElement, text, clear);
+  const edited = new Set<Element>([el]);
+  if (el instanceof HTMLInputElement && PICKER_TYPES.has(el.type)) setWhole(el, text);
+  else {
+    const start = el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement ? el.value : undefined;
+    if (clear) clearField(el);
+    else if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) placeCaretAtEnd(el);
+    else placeSelection(el as HTMLElement, false);
+    const typed = el instanceof HTMLInputElement ? text.replace(/[\r\n]+/g, '') : text;
+    if (typed.length > PER_KEY_LIMIT) paste(el, typed);
+    else typeKeys(typed, edited, redactor);
+    // A field's edit is committed with `change` (https://html.spec.whatwg.org/multipage/input.html#concept-input-apply).
+    for (const f of edited) {
+      if (!(f instanceof HTMLInputElement || f instanceof HTMLTextAreaElement)) continue;
+      if (f !== el || f.value !== start || clear) changeEvent(f);
+    }
   }
-  return submit ? pressEnter(el) : false;
+  return submit ? pressEnter(keyTarget(), redactor) : false;
 }
 
+/** Focuses the field; inside a contenteditable region, its editing host (its descendants take no focus themselves). */
 function focus(el: Element): void {
-  if (document.activeElement !== el) (el as HTMLElement).focus({ preventScroll: true });
+  let f = el;
+  if (el instanceof HTMLElement && el.isContentEditable) while (f.parentElement?.isContentEditable) f = f.parentElement;
+  if (document.activeElement !== f) (f as HTMLElement).focus({ preventScroll: true });
 }
 
-/** Key by key: keydown, keypress, beforeinput, the edit, input, keyup; a cancelled keydown or beforeinput drops the key. */
-function typeInto(el: Field, text: string, clear: boolean): void {
-  if (clear && el.value !== '') {
-    if (inputEvent(el, 'beforeinput', 'deleteContentBackward', null)) {
+/** Empties the field as selecting all and deleting does. */
+function clearField(el: Element): void {
+  if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) {
+    if (el.value !== '' && inputEvent(el, 'beforeinput', 'deleteContentBackward', null)) {
       setNativeValue(el, '');
       inputEvent(el, 'input', 'deleteContentBackward', null);
     }
+    return;
   }
-  const start = el.value;
-  const max = el.maxLength >= 0 ? el.maxLength : Infinity;
-  if (text.length > PER_KEY_LIMIT) {
-    const room = Math.max(0, max - el.value.length);
-    const chunk = text.slice(0, room);
-    if (chunk && inputEvent(el, 'beforeinput', 'insertFromPaste', chunk)) {
-      setNativeValue(el, el.value + chunk);
-      inputEvent(el, 'input', 'insertFromPaste', chunk);
-    }
-  } else {
-    for (const ch of text) {
-      const k = ch === '\n' ? 'Enter' : ch;
-      if (key(el, 'keydown', k)) {
-        key(el, 'keypress', k);
-        const inputType = ch === '\n' ? 'insertLineBreak' : 'insertText';
-        // maxlength stops a person's typing too (https://html.spec.whatwg.org/multipage/input.html#attr-input-maxlength).
-        if (el.value.length < max && inputEvent(el, 'beforeinput', inputType, ch === '\n' ? null : ch)) {
-          setNativeValue(el, el.value + ch);
-          inputEvent(el, 'input', inputType, ch === '\n' ? null : ch);
-        }
-      }
-      key(el, 'keyup', k);
-    }
+  placeSelection(el as HTMLElement, true);
+  if (el.textContent !== '' && !document.execCommand('delete')) el.textContent = '';
+}
+
+/** Selects an editable region's content (all of it, or the caret at its end). */
+function placeSelection(el: HTMLElement, all: boolean): void {
+  const sel = window.getSelection();
+  const range = document.createRange();
+  range.selectNodeContents(el);
+  if (!all) range.collapse(false);
+  sel?.removeAllRanges();
+  sel?.addRange(range);
+}
+
+/** Long text goes in as one edit, as a paste does. */
+function paste(el: Element, text: string): void {
+  if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) insertText(el, text, 'insertFromPaste');
+  else insertIntoEditable(el as HTMLElement, text);
+}
+
+/**
+ * Each character as a key press on whatever has focus when it is pressed (key-actions.ts): keydown, keypress, the
+ * edit (beforeinput, input), keyup; a cancelled keydown, keypress or beforeinput drops the character.
+ */
+function typeKeys(text: string, edited: Set<Element>, redactor: Redactor): void {
+  for (const ch of text) {
+    const target = keyTarget();
+    const key = charKey(ch);
+    pressChord({ ctrlKey: false, shiftKey: false, altKey: false, metaKey: false, key, label: key.key }, target, redactor);
+    edited.add(target);
   }
-  placeCaretAtEnd(el);
-  if (el.value !== start || clear) changeEvent(el);
 }
 
 /** Date, colour and range inputs: a picker sets the whole value, then input and change fire. */
@@ -137,45 +161,6 @@ function setWhole(el: HTMLInputElement, text: string): void {
   }
   inputEvent(el, 'input', 'insertReplacementText', text);
   changeEvent(el);
-}
-
-function placeCaretAtEnd(el: Field): void {
-  try {
-    el.setSelectionRange(el.value.length, el.value.length);
-  } catch {
-    // email and number inputs have no selection API.
-  }
-}
-
-/**
- * Contenteditable: the browser's own editing commands, which fire beforeinput/input with the right inputType and
- * keep rich editors' models in step. Falls back to editing the text directly where the command is unavailable.
- */
-function typeEditable(el: HTMLElement, text: string, clear: boolean): void {
-  const sel = window.getSelection();
-  const range = document.createRange();
-  range.selectNodeContents(el);
-  if (!clear) range.collapse(false);
-  sel?.removeAllRanges();
-  sel?.addRange(range);
-  if (clear && el.textContent !== '') {
-    if (!document.execCommand('delete')) el.textContent = '';
-  }
-  const perKey = text.length <= PER_KEY_LIMIT;
-  const pieces = perKey ? Array.from(text) : [text];
-  for (const piece of pieces) {
-    const k = piece === '\n' ? 'Enter' : piece;
-    const go = perKey ? key(el, 'keydown', k) : true;
-    if (go) {
-      if (perKey) key(el, 'keypress', k);
-      const ok = piece === '\n' ? document.execCommand('insertParagraph') : document.execCommand('insertText', false, piece);
-      if (!ok && inputEvent(el, 'beforeinput', 'insertText', piece)) {
-        el.append(piece);
-        inputEvent(el, 'input', 'insertText', piece);
-      }
-    }
-    if (perKey) key(el, 'keyup', k);
-  }
 }
 
 /** Finds the option a person means by `text`: its label, then its value, then its label in any case. */
@@ -236,46 +221,21 @@ function selectOption(select: HTMLSelectElement, option: HTMLOptionElement): voi
 }
 
 /**
- * Enter as a person presses it: keydown/keypress/keyup, and unless the page cancelled the keydown, implicit
- * submission (https://html.spec.whatwg.org/multipage/form-control-infrastructure.html#implicit-submission):
- * the form's default button is clicked, or with no such button a form with one text field is submitted.
- * Returns whether something took the Enter: the page (cancelled keydown) or the form (submit fired).
+ * Enter as a person presses it (key-actions.ts: implicit submission in a field, activation of a button). Returns
+ * whether something took the Enter: the page (cancelled keydown) or the form (submit fired).
  */
-function pressEnter(el: Element): boolean {
+function pressEnter(el: Element, redactor: Redactor): boolean {
   const form = (el as HTMLInputElement).form ?? el.closest('form');
   let submittedForm = false;
   const onSubmit = () => (submittedForm = true);
   form?.addEventListener('submit', onSubmit);
   try {
-    const proceed = key(el, 'keydown', 'Enter');
-    if (proceed) key(el, 'keypress', 'Enter');
-    if (proceed && form && !(el instanceof HTMLTextAreaElement) && !(el instanceof HTMLElement && el.isContentEditable)) {
-      const button = defaultButton(form);
-      if (button) {
-        if (!button.disabled) button.click();
-      } else if (blockingFields(form) <= 1) {
-        form.requestSubmit();
-      }
-    }
-    key(el, 'keyup', 'Enter');
-    return !proceed || submittedForm;
+    const key = charKey('\n');
+    const outcome = pressChord({ ctrlKey: false, shiftKey: false, altKey: false, metaKey: false, key, label: 'Enter' }, el, redactor);
+    return outcome.prevented || submittedForm;
   } finally {
     form?.removeEventListener('submit', onSubmit);
   }
-}
-
-function defaultButton(form: HTMLFormElement): HTMLButtonElement | HTMLInputElement | undefined {
-  for (const c of Array.from(form.elements)) {
-    if (c instanceof HTMLButtonElement && c.type === 'submit') return c;
-    if (c instanceof HTMLInputElement && (c.type === 'submit' || c.type === 'image')) return c;
-  }
-  return undefined;
-}
-
-/** Fields that block implicit submission when there is no submit button. */
-function blockingFields(form: HTMLFormElement): number {
-  const blocking = new Set(['text', 'search', 'url', 'tel', 'email', 'password', 'date', 'month', 'week', 'time', 'datetime-local', 'number']);
-  return Array.from(form.elements).filter((c) => c instanceof HTMLInputElement && blocking.has(c.type)).length;
 }
 
 function currentValue(el: Element, redactor: Redactor): string {

@@ -47,9 +47,9 @@ function makeProbe(args: WaitForArgs, state: State, ctx: ContentContext, redacto
     const handle = args.handle;
     return () => {
       const r = ctx.registry.resolve(handle);
-      if (r.status === 'detached') {
+      if (r.status === 'detached' || r.status === 'changed') {
         if (state === 'detached' || state === 'hidden') return { done: true };
-        // A removed element never comes back: waiting longer cannot help.
+        // A removed (or reused) element never comes back: waiting longer cannot help.
         requireHandle(handle, ctx);
       }
       const el = requireHandle(handle, ctx);

@@ -1,5 +1,6 @@
 // Whether a person could use a control where it is: transparent, zero-size, off-screen, clipped or covered elements
 // are marked as such so the agent does not take them for usable ones.
+import { containsComposed, pointReaches } from '../hit.js';
 import type { WalkCache } from './cache.js';
 
 /** A box in viewport coordinates. */
@@ -79,8 +80,11 @@ export function usability(el: Element, cache: WalkCache, transparent: boolean, c
   const right = Math.min(r.right, view.width), bottom = Math.min(r.bottom, view.height);
   if (right > left && bottom > top) {
     const root = el.getRootNode() as Document | ShadowRoot;
-    const hit = root.elementFromPoint((left + right) / 2, (top + bottom) / 2);
-    if (hit && hit !== el && !el.contains(hit) && !getLabels().some((l) => l === hit || l.contains(hit)) && !hit.contains(el)) out.push('covered');
+    const x = (left + right) / 2, y = (top + bottom) / 2;
+    const hit = root.elementFromPoint(x, y);
+    // A point on the element, inside it (shadow trees included), on content slotted into it, on its label or on an
+    // ancestor (a host among them) is not covered by something else.
+    if (hit && !pointReaches(el, hit, x, y) && !getLabels().some((l) => l === hit || l.contains(hit)) && !containsComposed(hit, el)) out.push('covered');
   }
   return out;
 }

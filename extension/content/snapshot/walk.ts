@@ -2,6 +2,7 @@
 // (extension/background/snapshot.ts) stitches frames, filters and paginates.
 import { cap, collapseWhitespace, INTERACTIVE_ROLES, NAME_FROM_CONTENT, type FrameTree, type SnapNode, type WalkFlags } from '../../../shared/snapshot/index.js';
 import type { HandleRegistry } from '../registry.js';
+import { describeWith } from '../fingerprint.js';
 import { Builder } from './builder.js';
 import { WalkCache } from './cache.js';
 import { deepActiveElement } from './dom.js';
@@ -29,8 +30,11 @@ const COLLAPSIBLE = new Set([
 /** Roles that cannot be named by their author or content, so computing a name is wasted work. */
 const UNNAMED = new Set(['generic', 'none', 'presentation', 'paragraph', 'emphasis', 'strong', 'code', 'deletion', 'insertion', 'subscript', 'superscript', 'time', 'mark', 'rowgroup', 'term', 'definition', 'caption', 'legend']);
 
-/** Non-interactive roles that still get a handle: things an agent reads as a whole (extract, extract_rows, screenshot). */
-const READABLE = new Set(['heading', 'img', 'table', 'grid', 'treegrid', 'list', 'listbox', 'dialog', 'alertdialog', 'iframe', 'canvas', 'figure', 'tree', 'tablist', 'menu', 'menubar', 'progressbar', 'meter', 'alert', 'status', 'video', 'audio', 'article', 'feed']);
+/**
+ * Non-interactive roles that still get a handle: things an agent reads as a whole (extract, extract_rows, screenshot),
+ * and rows, which pages often act on by pointer alone (row actions that appear on hover).
+ */
+const READABLE = new Set(['heading', 'img', 'table', 'row', 'grid', 'treegrid', 'list', 'listbox', 'dialog', 'alertdialog', 'iframe', 'canvas', 'figure', 'tree', 'tablist', 'menu', 'menubar', 'progressbar', 'meter', 'alert', 'status', 'video', 'audio', 'article', 'feed']);
 
 /** What each element passes to its children. */
 interface Ctx {
@@ -54,6 +58,8 @@ export type FrameRef = (frame: HTMLIFrameElement | HTMLFrameElement) => number |
 
 export class Walker {
   private readonly cache = new WalkCache();
+  /** Binds each handle to the role and name shown, with this walk's caches (../fingerprint.ts). */
+  private readonly describe = describeWith(this.cache);
   private visited = 0;
   private nodes = 0;
   private dropped = 0;
@@ -199,7 +205,7 @@ export class Walker {
     }
     if (tag === 'iframe' || tag === 'frame') {
       if (!visible) return;
-      const node: SnapNode = { role: 'iframe', handle: this.registry.handleFor(el) };
+      const node: SnapNode = { role: 'iframe', handle: this.registry.handleFor(el, this.describe) };
       const name = this.cache.name(el, true);
       if (name) node.name = cap(name, this.flags.nameLimit);
       const ref = this.frameRef(el as HTMLIFrameElement);
@@ -212,9 +218,9 @@ export class Walker {
       if (!visible) return;
       const name = collapseWhitespace(this.cache.name(el, true));
       if (!name && tag !== 'canvas' && !act) return;
-      const node: SnapNode = { role: tag === 'canvas' ? 'canvas' : act ? role ?? 'img' : 'img', handle: this.registry.handleFor(el) };
+      const node: SnapNode = { role: tag === 'canvas' ? 'canvas' : act ? role ?? 'img' : 'img', handle: this.registry.handleFor(el, this.describe) };
       if (name) node.name = cap(name, this.flags.nameLimit);
-      if (act) this.markAct(el, node, ctx.transparent, clip, rect);
+      if (act) this.markAct(el, node, ctx.transparent, ctx.clip, rect);
       this.nodes++;
       out.push(node);
       return;
@@ -246,10 +252,11 @@ export class Walker {
     if (redacted) states.push('redacted');
     const url = linkUrl(el);
     if (url) node.url = url;
-    if (act || READABLE.has(role!)) node.handle = this.registry.handleFor(el);
+    if (act || READABLE.has(role!)) node.handle = this.registry.handleFor(el, this.describe);
     if (act) {
       node.act = 1;
-      for (const st of usability(el, this.cache, ctx.transparent, clip, this.view, () => this.labelsOf(el), rect)) states.push(st);
+      // Its own overflow clips its content, not its own box: judge it by its ancestors' clip.
+      for (const st of usability(el, this.cache, ctx.transparent, ctx.clip, this.view, () => this.labelsOf(el), rect)) states.push(st);
     }
     if (states.length) node.states = states;
 
@@ -316,7 +323,7 @@ export class Walker {
     const cs = this.cache.style(control);
     if (cs.display !== 'none' && cs.visibility === 'visible') return undefined;
     const role = control.getAttribute('role') === 'switch' ? 'switch' : control.type;
-    const node: SnapNode = { role, handle: this.registry.handleFor(control), act: 1 };
+    const node: SnapNode = { role, handle: this.registry.handleFor(control, this.describe), act: 1 };
     const name = collapseWhitespace(label.textContent ?? '') || collapseWhitespace(this.cache.name(control));
     if (name) node.name = cap(name, this.flags.nameLimit);
     const states = controlStates(control, role, this.focused, isSecretField(control));

@@ -1,0 +1,35 @@
+// upload: set files on a file input from the folder the person chose in Oriel's options. The broker reads the files
+// (broker/mcp/files.ts: never outside that folder, bounded) and they travel to the page in the call, their names in the
+// arguments where a consent prompt can show them. Page side: extension/content/actions/upload.ts.
+import { z } from 'zod';
+import { TargetArgs } from '../../../shared/act.js';
+import { UPLOAD_MAX_BYTES, UPLOAD_MAX_FILES, UploadResult } from '../../../shared/input-ops.js';
+import { orielError } from '../../../shared/errors.js';
+import { defineTool } from './types.js';
+
+const UploadToolArgs = TargetArgs.extend({
+  paths: z
+    .array(z.string().min(1).max(1000))
+    .max(UPLOAD_MAX_FILES)
+    .describe(`Files to choose, relative to the user's upload folder (e.g. ["invoice.pdf"]); [] clears the input. At most ${UPLOAD_MAX_FILES} files, ${Math.floor(UPLOAD_MAX_BYTES / 1024)} KiB in all.`),
+  timeout_ms: z.number().int().min(0).max(60_000).optional().describe('How long to wait for the file input to appear. Default 5000.'),
+});
+
+export const upload = defineTool({
+  name: 'upload',
+  title: 'Choose files for a file input',
+  description:
+    'Sets files on a file input (handle, or a selector such as input[type=file] for a hidden one) as a file picker would, reading them from the folder the user allows uploads from in Oriel\'s options (off until they choose one; nothing outside it). Paths are relative to that folder. Do not click the input: that opens a picker you cannot use; use this instead.',
+  input: UploadToolArgs,
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
+  capability: 'act',
+  timeout: { default: 15_000, max: 65_000 },
+  async handler(args, ctx) {
+    if ((args.handle === undefined) === (args.selector === undefined)) throw orielError('invalid_argument', 'Give exactly one of handle or selector.', { next: 'snapshot' });
+    const files = await ctx.readUploadFiles(args.paths);
+    const { paths: _paths, ...target } = args;
+    const value = UploadResult.parse(await ctx.callPage('upload', { ...target, files }, { timeoutMs: (args.timeout_ms ?? 5_000) + 5_000 }));
+    const list = value.files.map((f) => `${JSON.stringify(f.name)} (${f.size} bytes)`).join(', ');
+    return { structured: value, text: `${value.handle} now holds ${list || 'no files'} (synthetic input)${value.dom_changed ? ': page changed' : ''}.` };
+  },
+});

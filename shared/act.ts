@@ -1,0 +1,43 @@
+// What acting operations share (shared/ops.ts, shared/input-ops.ts): how they name their element, how they say to
+// answer a JavaScript dialog, and the dialogs they report. Page side: extension/content/actions, extension/content/dialogs.ts.
+import { z } from 'zod';
+
+/** An element handle as issued by a snapshot: `<document namespace>.<counter>` (docs/architecture.md, "Handles"). */
+export const HandleSchema = z
+  .string()
+  .max(64)
+  .regex(/^[a-z0-9]{4,16}\.[0-9a-z]{1,10}$/, 'not an Oriel handle (handles look like "q7k2mzr4.3"; take them from a snapshot)');
+
+/** A target element: exactly one of a handle or a CSS selector that must match one element. */
+export const TargetArgs = z.object({
+  handle: HandleSchema.optional().describe('Element handle from a snapshot, e.g. "q7k2mzr4.3". Preferred.'),
+  selector: z.string().max(1000).optional().describe('CSS selector that must match exactly one element, if you have no handle. Constructs that could observe redacted content (:has(), :valid, [value] …) are refused.'),
+});
+
+/** JavaScript dialogs a page can open (https://html.spec.whatwg.org/multipage/timers-and-user-prompts.html). */
+export const DIALOG_TYPES = ['alert', 'confirm', 'prompt', 'beforeunload'] as const;
+export type DialogType = (typeof DIALOG_TYPES)[number];
+
+/** How an action answers the JavaScript dialogs it opens: arguments every acting operation takes. */
+export const DialogArgs = {
+  dialog: z
+    .enum(['accept', 'dismiss'])
+    .optional()
+    .describe('How to answer an alert, confirm, prompt or "leave page?" dialog this action opens. Without it, such a dialog is dismissed and the call fails with its text.'),
+  dialog_text: z.string().max(10_000).optional().describe('Text to answer a prompt() with, when dialog is "accept".'),
+};
+export type DialogAnswer = 'accept' | 'dismiss';
+
+/** One dialog an action opened, with its text and how it was answered. */
+export const DialogSeenSchema = z.object({
+  type: z.enum(DIALOG_TYPES),
+  /** The page's text (page content: untrusted), bounded. */
+  message: z.string().max(2000),
+  answer: z.enum(['accept', 'dismiss']),
+});
+export type DialogSeen = z.infer<typeof DialogSeenSchema>;
+
+/** Result fields of acting operations that can open dialogs. */
+export const DialogResult = {
+  dialogs: z.array(DialogSeenSchema).max(20).optional(),
+};
