@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { Hub, type BrowserLink } from '../../broker/hub/hub.js';
 import type { HubToBrowser } from '../../shared/protocol.js';
 import { logger } from '../../broker/common/log.js';
+import { MAX_QUEUE_DEPTH } from '../../broker/hub/queue.js';
 
 const quiet = { ...logger('test'), info: () => {}, warn: () => {}, debug: () => {} } as ReturnType<typeof logger>;
 const caller = { id: 'c1', name: 'test client' };
@@ -88,5 +89,23 @@ describe('Hub calls', () => {
     await new Promise((r) => setTimeout(r, 0));
     hub.fromBrowser(other.link, { t: 'result', id: a.calls()[0]!.call.id, ok: true, value: 'forged' });
     await expect(p).rejects.toMatchObject({ data: { code: 'timeout' } });
+  });
+
+  it('answers busy (retryable, wait and retry) when the tab queue is full; the refused call never reaches the browser', async () => {
+    const hub = new Hub(quiet);
+    const b = fakeBrowser();
+    hub.attachBrowser(b.link, [tab]);
+    const queued = Array.from({ length: MAX_QUEUE_DEPTH }, (_, i) => hub.callPage(undefined, 'click', { handle: `abcd.${i}` }, { timeoutMs: 60_000 }));
+    const refused = await hub.callPage(undefined, 'click', { handle: 'abcd.zz' }, { timeoutMs: 60_000 }).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ data: { code: 'busy', retryable: true } });
+    expect((refused as { data: { next: string } }).data.next).toMatch(/wait/);
+    // Settle the running call and every queued one in turn; the refused one was never sent.
+    for (let i = 0; i < MAX_QUEUE_DEPTH; i++) {
+      await new Promise((r) => setTimeout(r, 0));
+      const call = b.calls()[i]!;
+      hub.fromBrowser(b.link, { t: 'result', id: call.id, ok: true, value: i });
+    }
+    await expect(Promise.all(queued)).resolves.toHaveLength(MAX_QUEUE_DEPTH);
+    expect(b.calls().map((c) => c.args.handle)).not.toContain('abcd.zz');
   });
 });

@@ -77,14 +77,22 @@ describe('SessionQueue', () => {
     await expect(q.run(async () => 7)).resolves.toBe(7);
   });
 
-  it('bounds its depth', async () => {
+  it('bounds its depth: one call too many gets a retryable busy error that says to wait, and does not run', async () => {
     const q = new SessionQueue();
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     const runs = Array.from({ length: MAX_QUEUE_DEPTH }, () => q.run(() => gate));
-    await expect(q.run(async () => 1)).rejects.toMatchObject({ data: { code: 'too_large' } });
+    let ran = false;
+    const refused = await q.run(async () => (ran = true)).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ data: { code: 'busy', retryable: true, refresh_required: false } });
+    const data = (refused as { data: { message: string; next: string } }).data;
+    expect(data.message).toMatch(/wait/i);
+    expect(data.next).toMatch(/wait.*retry/i);
     release();
     await Promise.all(runs);
+    expect(ran).toBe(false);
+    // Once the queue drained, the same call goes through.
+    await expect(q.run(async () => 1)).resolves.toBe(1);
   });
 });
 
