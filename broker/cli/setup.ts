@@ -10,6 +10,7 @@ import { formatDoctor, runDoctor } from './doctor.js';
 import { applyInstall, planInstall, type InstallPlan } from './install.js';
 import { chromiumOrigin } from './manifests.js';
 import { formatNotRunning, formatStatus, statusJson } from './status.js';
+import { escapeJson } from '../../shared/snapshot/escape.js';
 import { uninstall, type UninstallResult } from './uninstall.js';
 
 /** Where the commands write and which machine they act on; tests replace all three. */
@@ -172,7 +173,7 @@ export function registerSetupCommands(program: Command, io: SetupIo = defaultIo)
     .action(
       guarded(io, async (flags: { json?: boolean }) => {
         const query = await queryHubStatus(hubSocketPath(io.context().dirs));
-        if (flags.json) io.out(JSON.stringify(statusJson(query)) + '\n');
+        if (flags.json) io.out(escapeJson(JSON.stringify(statusJson(query))) + '\n');
         else io.out(query.state === 'running' ? formatStatus(query.status) : formatNotRunning(query));
         return query.state === 'running' ? 0 : 1;
       }),

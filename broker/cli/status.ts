@@ -1,6 +1,7 @@
 // `oriel status`: asks a running hub for its state (never starts one) and renders it for people or as JSON.
 import type { ControlStatus } from '../../shared/protocol.js';
 import type { HubQuery } from './control.js';
+import { escapeBare, quote } from '../../shared/snapshot/escape.js';
 
 /** The fix printed whenever the hub is not running. */
 export const HUB_STARTS_ON_DEMAND = 'it starts when the browser extension connects or an MCP client runs `oriel mcp`';
@@ -39,7 +40,8 @@ export function formatStatus(status: ControlStatus, now: Date = new Date()): str
     lines.push(`  ${b.name} ${b.version}  instance ${b.instance}  extension ${b.extension_id}${b.connected ? '' : '  (disconnected)'}`);
   }
   lines.push(`Sessions: ${status.sessions.length}`);
-  for (const s of status.sessions) lines.push(`  ${s.id}  ${JSON.stringify(s.title)}  ${s.url}  (${s.browser})`);
+  // Titles and URLs come from pages: escaped so a title cannot reorder or forge the lines of this report.
+  for (const s of status.sessions) lines.push(`  ${s.id}  ${quote(s.title)}  ${escapeBare(s.url)}  (${escapeBare(s.browser)})`);
   lines.push(`MCP clients: ${status.clients}`);
   return lines.join('\n') + '\n';
 }

@@ -2,6 +2,7 @@
 // ended sessions remembered so late calls get `session_gone` rather than `no_session`.
 import { errorData, OrielError } from '../../shared/errors.js';
 import type { TabInfo } from '../../shared/protocol.js';
+import { quote, quoteCapped } from '../../shared/snapshot/escape.js';
 
 /** One session: a shared tab of one browser instance. */
 export interface Session {
@@ -92,7 +93,7 @@ export class SessionTable {
       if (s) return s;
       if (this.ended.has(id)) throw new OrielError(errorData('session_gone', `Session ${id} has ended: the user unshared or closed the tab.`));
       throw new OrielError(
-        errorData('no_session', `There is no session ${JSON.stringify(id.slice(0, 100))}. ${this.describeAll()}`, { next: 'list_sessions', details: { sessions: this.summaries() } }),
+        errorData('no_session', `There is no session ${quoteCapped(id, 100)}. ${this.describeAll()}`, { next: 'list_sessions', details: { sessions: this.summaries() } }),
       );
     }
     const all = this.all();
@@ -110,7 +111,8 @@ export class SessionTable {
   private describeAll(): string {
     const list = this.summaries();
     if (list.length === 0) return 'No tab is shared.';
-    // Titles are page content: quoted and escaped so they cannot pass for anything else.
-    return 'Sessions: ' + list.map((s) => `${s.id} ${JSON.stringify(s.title.slice(0, 80))} (${JSON.stringify(s.origin)})`).join('; ') + '.';
+    // Titles are page content: quoted and escaped (the outline's escaper) so they can neither pass for anything else
+    // nor reorder the text around them.
+    return 'Sessions: ' + list.map((s) => `${s.id} ${quoteCapped(s.title, 80)} (${quote(s.origin)})`).join('; ') + '.';
   }
 }

@@ -118,16 +118,25 @@ describe.each(BROWSERS)('spine in %s', (kind) => {
     await call(legacy, 'navigate', { action: 'back' });
   });
 
-  it('two shared tabs: a call without session is ambiguous and names both', async () => {
-    await rig.open(`${site.url}/shop/about.html?second`);
+  it('two shared tabs: a call without session is ambiguous and names both, page titles escaped', async () => {
+    const second = await rig.open(`${site.url}/shop/about.html?second`);
+    // A title with bidi controls: raw, a terminal or chat view would show "Pay exe.pdf now" with the name reversed.
+    const title = 'Pay \u202Efdp.exe\u202C now \u2066x\u2069';
+    await second.evaluate((t) => (document.title = t), title);
     await rig.share('about.html?second');
     const sessions = await until(async () => {
-      const s = (await call(legacy, 'list_sessions')).structured.sessions as Array<{ id: string }>;
-      return s.length === 2 ? s : undefined;
+      const s = (await call(legacy, 'list_sessions')).structured.sessions as Array<{ id: string; title: string }>;
+      return s.length === 2 && s.some((x) => x.title === title) ? s : undefined;
     }, 10_000, 'two sessions');
+    const escaped = '"Pay \\u{202e}fdp.exe\\u{202c} now \\u{2066}x\\u{2069}"';
+    const listed = await call(modern, 'list_sessions');
+    expect(listed.text).toContain(escaped);
+    expect(listed.text).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
     const amb = await call(modern, 'snapshot');
     expect(amb.error?.code).toBe('ambiguous_session');
     for (const s of sessions) expect(amb.error?.message).toContain(s.id);
+    expect(amb.error?.message).toContain(escaped);
+    expect(amb.text).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
     const chosen = await call(modern, 'snapshot', { session: sessions[1]!.id });
     expect(chosen.isError).toBe(false);
   });

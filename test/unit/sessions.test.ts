@@ -35,6 +35,24 @@ describe('SessionTable', () => {
     expect(err?.message).toContain('abcd-2 "Second"');
   });
 
+  it('writes page titles in ambiguous_session and no_session messages through the escaper', () => {
+    const t = new SessionTable();
+    t.setTabs('abcd', 'chromium', [tab(1, 'Pay \u202Efdp.exe\u202C'), tab(2, 'Two\nlines "quoted"')]);
+    const messages = [undefined, 'nope'].map((id) => {
+      try {
+        t.resolve(id);
+      } catch (e) {
+        return (e as OrielError).message;
+      }
+      return '';
+    });
+    for (const m of messages) {
+      expect(m).toContain('abcd-1 "Pay \\u{202e}fdp.exe\\u{202c}"');
+      expect(m).toContain('abcd-2 "Two\\nlines \\"quoted\\""');
+      expect(m).not.toMatch(/[\u202a-\u202e\n]/);
+    }
+  });
+
   it('answers session_gone for an unshared tab and reports it ended', () => {
     const t = new SessionTable();
     const ended: string[] = [];

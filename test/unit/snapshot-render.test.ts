@@ -1,6 +1,6 @@
 // Pure snapshot logic: escaping, rendering rules, filters, inert marking, pagination and cursors (shared/snapshot).
 import { describe, expect, it } from 'vitest';
-import { cap, decodeCursor, encodeCursor, filterTree, markInert, paginate, quote, render, resumeIndex, toLines, type SnapNode } from '../../shared/snapshot/index.js';
+import { cap, decodeCursor, encodeCursor, escapeBare, escapeJson, filterTree, markInert, paginate, quote, render, resumeIndex, toLines, type SnapNode } from '../../shared/snapshot/index.js';
 
 const meta = { title: 'T', url: 'http://x/', document: 'abcdefgh', visited: 10, dropped: 0 };
 
@@ -15,6 +15,14 @@ describe('escaping', () => {
     expect(cap('abcdef', 3)).toBe('abc…(+3)');
     expect(cap('ab👋cd', 3)).toBe('ab…(+4)');
     expect(cap('abc', 3)).toBe('abc');
+  });
+  it('escapes bare text (URLs, messages) without quoting, and JSON text without changing its value', () => {
+    expect(escapeBare('a "b"\nNext: x\u202E')).toBe('a "b"\\nNext: x\\u{202e}');
+    const value = { title: 'Pay \u202Efdp.exe\u202C\u2028\u0085', n: 1 };
+    const json = escapeJson(JSON.stringify(value));
+    expect(json).not.toMatch(/[\u0085\u202a-\u202e\u2028]/);
+    expect(json).toContain('\\u202e');
+    expect(JSON.parse(json)).toEqual(value);
   });
 });
 

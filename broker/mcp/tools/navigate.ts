@@ -1,6 +1,7 @@
 // navigate: load a URL or move in history; every handle of the old document stops working.
 import { NavigateArgs, NavigateResult } from '../../../shared/ops.js';
 import { orielError } from '../../../shared/errors.js';
+import { escapeBare, quoteCapped } from '../../../shared/snapshot/escape.js';
 import { defineTool } from './types.js';
 
 export const navigate = defineTool({
@@ -15,6 +16,6 @@ export const navigate = defineTool({
   async handler(args, ctx) {
     if ((args.url === undefined) === (args.action === undefined)) throw orielError('invalid_argument', 'Give exactly one of url or action.');
     const value = NavigateResult.parse(await ctx.callPage('navigate', args, { timeoutMs: (args.timeout_ms ?? 30_000) + 2_000 }));
-    return { structured: value, text: `Now at ${value.url} ("${value.title}")${value.document ? `, doc=${value.document}` : ''}. Take a snapshot to see the page.` };
+    return { structured: value, text: `Now at ${escapeBare(value.url)} (${quoteCapped(value.title, 300)})${value.document ? `, doc=${value.document}` : ''}. Take a snapshot to see the page.` };
   },
 });
