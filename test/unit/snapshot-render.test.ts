@@ -97,6 +97,44 @@ describe('pagination', () => {
     expect(moved[resumeIndex(moved, p.cursor!)]!.text).toBe(lines[p.end]!.text);
     expect(resumeIndex(lines.slice(0, 5), { ...p.cursor!, anchor: 'zzzzzzzz.1' })).toBe(5);
   });
+  it('never exceeds max_chars, header and coverage included, whatever the title, URL or line lengths', () => {
+    const hostile = {
+      title: 'T\u202E'.repeat(3000),
+      url: `http://x/${'q'.repeat(5000)}`,
+      document: 'abcdefgh',
+      visited: 123456,
+      dropped: 7,
+    };
+    const nodes: SnapNode[] = [
+      { role: 'heading', name: 'Top', handle: 'abcdefgh.1' },
+      { role: 'row', handle: 'abcdefgh.2', children: Array.from({ length: 60 }, (_, i) => ({ role: 'cell', name: `cell ${i} "${'w'.repeat(280)}"` })) },
+      { role: 'textbox', name: 'Notes', value: `v\n${'z'.repeat(9000)}`, handle: 'abcdefgh.3', act: 1 },
+      { role: 'text', name: '\u2066'.repeat(4000) },
+      ...tree,
+    ];
+    const all = toLines(nodes);
+    for (const budget of [500, 777, 2000, 24_000]) {
+      let start = 0;
+      let shown = 0;
+      for (let guard = 0; guard < 500; guard++) {
+        const p = paginate(all, start, budget, hostile, 'f');
+        expect(p.text.length, `budget ${budget} from line ${start}`).toBeLessThanOrEqual(budget);
+        const body = p.text.split('\n').slice(1, -1);
+        for (const line of body) {
+          // Quotes stay balanced (escapes aside) even in a cut line, so page text never runs into Oriel's words.
+          expect(line.replace(/\\./g, '').split('"').length % 2, line.slice(0, 80)).toBe(1);
+        }
+        shown += p.shown;
+        if (!p.cursor) break;
+        start = resumeIndex(all, p.cursor);
+      }
+      expect(shown).toBe(all.length);
+    }
+    // A cut line keeps its handle, so the element can still be acted on.
+    const page = paginate(all, 2, 500, hostile, 'f');
+    expect(page.text.split('\n')[1]).toMatch(/^textbox "Notes" value="v\\nz+"…\(\+\d+\) @abcdefgh\.3$/);
+    expect(paginate(all, 0, 500, hostile, 'f').text.split('\n')[0]).toMatch(/^page "(T\\u\{202e\})+T?…\(\+\d+\)" http:\/\/x\/q+…\(\+\d+\) doc=abcdefgh$/);
+  });
   it('rejects strings that are not cursors', () => {
     expect(decodeCursor('12~x~1')).toBeUndefined();
     expect(decodeCursor('DROP TABLE')).toBeUndefined();
