@@ -53,8 +53,12 @@ export function statusJson(query: HubQuery, now: Date = new Date()): Record<stri
   return { running: true, uptime_ms: uptimeMs(query.status, now) ?? null, ...status };
 }
 
-/** The human text when the hub could not be asked. */
-export function formatNotRunning(query: Exclude<HubQuery, { state: 'running' }>): string {
+/**
+ * The human text when the hub could not be asked. `runtimeIssue` (broker/common/paths.ts runtimeDirIssue) replaces
+ * the "starts on demand" advice when the hub cannot start.
+ */
+export function formatNotRunning(query: Exclude<HubQuery, { state: 'running' }>, runtimeIssue?: string): string {
+  if (query.state === 'not_running' && runtimeIssue) return `Oriel hub: not running. ${runtimeIssue}\n`;
   if (query.state === 'not_running') return `Oriel hub: not running (${HUB_STARTS_ON_DEMAND}).\n`;
   return `Oriel hub: unreachable — ${query.detail}.\n`;
 }
