@@ -39,7 +39,7 @@ export const selectOptions = defineTool({
   async handler(args, ctx) {
     if ((args.handle === undefined) === (args.selector === undefined)) throw orielError('invalid_argument', 'Give exactly one of handle or selector.', { next: 'snapshot' });
     const value = SelectOptionsResult.parse(await ctx.callPage('select_options', args, { timeoutMs: (args.timeout_ms ?? 5_000) + 5_000 }));
-    const shown = value.selected.length ? value.selected.map((s) => JSON.stringify(s)).join(', ') : 'nothing';
+    const shown = value.selected.length ? value.selected.map((s) => quote(s)).join(', ') : 'nothing';
     return { structured: value, text: `${value.handle} now has ${shown} selected.${dialogNote(value.dialogs)}` };
   },
 });
