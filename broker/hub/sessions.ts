@@ -40,16 +40,20 @@ export class SessionTable {
   }
 
   /**
-   * Replaces the tab list of one browser instance. Tabs no longer listed end (unshared or closed).
+   * Replaces the tab list of one browser instance. Tabs no longer listed end (unshared or closed). A tab listed
+   * without a document keeps the one its `document` event named: the browser resends the list on every title or
+   * load-state change, and those lists do not carry documents.
    * @returns ids of sessions that ended.
    */
   setTabs(instance: string, browser: string, tabs: TabInfo[]): string[] {
     const seen = new Set<string>();
-    for (const info of tabs) {
-      const id = sessionId(instance, info.tab);
+    for (const listed of tabs) {
+      const id = sessionId(instance, listed.tab);
       seen.add(id);
       this.ended.delete(id);
-      this.sessions.set(id, { id, instance, tab: info.tab, browser, info, connected: true });
+      const known = this.sessions.get(id)?.info.document;
+      const info = listed.document === undefined && known !== undefined ? { ...listed, document: known } : listed;
+      this.sessions.set(id, { id, instance, tab: listed.tab, browser, info, connected: true });
     }
     const gone: string[] = [];
     for (const s of this.sessions.values()) if (s.instance === instance && !seen.has(s.id)) gone.push(s.id);

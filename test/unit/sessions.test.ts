@@ -53,6 +53,18 @@ describe('SessionTable', () => {
     }
   });
 
+  it('keeps the document a document event named when the browser resends its tab list without documents', () => {
+    const t = new SessionTable();
+    t.setTabs('abcd', 'chromium', [tab(1)]);
+    t.setDocument('abcd', 1, 'newdoc01', 'http://a.test/next');
+    // A title or load-state change resends the list; it names no document.
+    t.setTabs('abcd', 'chromium', [{ ...tab(1), url: 'http://a.test/next' }]);
+    expect(t.get('abcd-1')?.info.document).toBe('newdoc01');
+    // A list that names one wins.
+    t.setTabs('abcd', 'chromium', [{ ...tab(1), document: 'other001' }]);
+    expect(t.get('abcd-1')?.info.document).toBe('other001');
+  });
+
   it('answers session_gone for an unshared tab and reports it ended', () => {
     const t = new SessionTable();
     const ended: string[] = [];
