@@ -78,7 +78,10 @@ export type ClickResult = z.infer<typeof ClickResult>;
 
 export const NavigateArgs = z.object({
   url: z.string().max(8192).optional().describe('http(s) URL to load (relative URLs resolve against the current page). Omit when using action.'),
-  action: z.enum(['back', 'forward', 'reload']).optional().describe('History action instead of a URL.'),
+  action: z
+    .enum(['back', 'forward', 'reload'])
+    .optional()
+    .describe('Instead of a URL: back/forward load the previous/next page agents went through in this tab (not the browser history); reload.'),
   wait_until: z.enum(['load', 'domcontentloaded', 'none']).optional().describe('What to wait for. Default "load"; "none" returns at once without a document id.'),
   timeout_ms: z.number().int().min(100).max(120_000).optional().describe('Navigation timeout. Default 30000.'),
 });

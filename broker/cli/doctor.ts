@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describeExtensionId, knownExtensionId } from '../../shared/extension-ids.js';
-import { hubSocketPath } from '../common/paths.js';
+import { hubSocketPath, RUNTIME_DIR_FIX, runtimeDirIssue } from '../common/paths.js';
 import { BROWSER_NAMES, browserTarget, profileTarget, selectTargets, type BrowserFamily, type BrowserName, type Target, type TargetSelection } from './browsers.js';
 import { SetupError, type SetupContext } from './context.js';
 import { queryHubStatus } from './control.js';
@@ -162,13 +162,27 @@ async function launcherChecks(looks: ManifestLook[], required: Record<BrowserFam
   return checks;
 }
 
+/**
+ * The hub's private folder: refused (with the very message the hub and the relays give), the private fallback in use
+ * because the shared temporary one was refused, or fine.
+ */
+function runtimeCheck(ctx: SetupContext): DoctorCheck {
+  const { runtime, fallback } = ctx.dirs;
+  const issue = runtimeDirIssue(ctx.dirs);
+  if (issue) return fail('runtime', issue, RUNTIME_DIR_FIX);
+  if (fallback) return pass('runtime', `${runtime} (${fallback.refused} ${fallback.problem}, so this private folder is used instead)`);
+  return pass('runtime', `${runtime} is private to you (or is created so when the hub starts)`);
+}
+
 async function hubChecks(options: DoctorOptions, ctx: SetupContext): Promise<DoctorCheck[]> {
   const query = await queryHubStatus(hubSocketPath(ctx.dirs), options.hubTimeoutMs ?? 3000);
   if (query.state !== 'running') {
     const hub =
-      query.state === 'not_running'
-        ? fail('hub', 'the hub is not running', HUB_STARTS_ON_DEMAND)
-        : fail('hub', query.detail, 'end the stuck `oriel hub` process; it starts again on demand');
+      query.state !== 'not_running'
+        ? fail('hub', query.detail, 'end the stuck `oriel hub` process; it starts again on demand')
+        : runtimeDirIssue(ctx.dirs)
+          ? fail('hub', 'the hub is not running, and cannot start until its runtime folder is fixed (see runtime)', RUNTIME_DIR_FIX)
+          : fail('hub', 'the hub is not running', HUB_STARTS_ON_DEMAND);
     return [hub, fail('browsers', 'no browser is connected (the hub is not running)', FIX_BROWSER), fail('sessions', 'no tab is shared', FIX_SESSION)];
   }
   const { status } = query;
@@ -185,7 +199,8 @@ async function hubChecks(options: DoctorOptions, ctx: SetupContext): Promise<Doc
 }
 
 /**
- * Checks every link of the chain, in order: host manifests, launcher, extension ids, hub, browsers, sessions.
+ * Checks every link of the chain, in order: host manifests, launcher, extension ids, runtime folder, hub, browsers,
+ * sessions.
  * @throws SetupError for a malformed `--extension-id`.
  */
 export async function runDoctor(options: DoctorOptions, ctx: SetupContext): Promise<DoctorCheck[]> {
@@ -206,6 +221,7 @@ export async function runDoctor(options: DoctorOptions, ctx: SetupContext): Prom
   checks.push(...looks.map((l) => l.check));
   checks.push(...(await launcherChecks(looks, required, options, ctx)));
   checks.push(...looks.map((l) => extensionIdCheck(l, required[l.target.family])));
+  checks.push(runtimeCheck(ctx));
   checks.push(...(await hubChecks(options, ctx)));
   return checks;
 }

@@ -1,7 +1,7 @@
 // The setup half of the `oriel` CLI (SPEC §11): install, uninstall, doctor, status, config. broker/cli/main.ts calls
 // registerSetupCommands; the logic lives in the neighbouring modules.
 import { Argument, Option, type Command } from 'commander';
-import { hubSocketPath } from '../common/paths.js';
+import { hubSocketPath, runtimeDirIssue } from '../common/paths.js';
 import { BROWSER_NAMES, type BrowserName } from './browsers.js';
 import { clientConfig, MCP_CLIENTS, type McpClient } from './client-config.js';
 import { currentContext, SetupError, type SetupContext } from './context.js';
@@ -10,6 +10,7 @@ import { formatDoctor, runDoctor } from './doctor.js';
 import { applyInstall, planInstall, type InstallPlan } from './install.js';
 import { chromiumOrigin } from './manifests.js';
 import { formatNotRunning, formatStatus, statusJson } from './status.js';
+import { escapeJson } from '../../shared/snapshot/escape.js';
 import { uninstall, type UninstallResult } from './uninstall.js';
 
 /** Where the commands write and which machine they act on; tests replace all three. */
@@ -171,9 +172,10 @@ export function registerSetupCommands(program: Command, io: SetupIo = defaultIo)
     .option('--json', 'machine-readable output')
     .action(
       guarded(io, async (flags: { json?: boolean }) => {
-        const query = await queryHubStatus(hubSocketPath(io.context().dirs));
-        if (flags.json) io.out(JSON.stringify(statusJson(query)) + '\n');
-        else io.out(query.state === 'running' ? formatStatus(query.status) : formatNotRunning(query));
+        const { dirs } = io.context();
+        const query = await queryHubStatus(hubSocketPath(dirs));
+        if (flags.json) io.out(escapeJson(JSON.stringify(statusJson(query))) + '\n');
+        else io.out(query.state === 'running' ? formatStatus(query.status) : formatNotRunning(query, runtimeDirIssue(dirs)));
         return query.state === 'running' ? 0 : 1;
       }),
     );

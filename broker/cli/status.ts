@@ -1,6 +1,7 @@
 // `oriel status`: asks a running hub for its state (never starts one) and renders it for people or as JSON.
 import type { ControlStatus } from '../../shared/protocol.js';
 import type { HubQuery } from './control.js';
+import { escapeBare, quote } from '../../shared/snapshot/escape.js';
 
 /** The fix printed whenever the hub is not running. */
 export const HUB_STARTS_ON_DEMAND = 'it starts when the browser extension connects or an MCP client runs `oriel mcp`';
@@ -39,7 +40,8 @@ export function formatStatus(status: ControlStatus, now: Date = new Date()): str
     lines.push(`  ${b.name} ${b.version}  instance ${b.instance}  extension ${b.extension_id}${b.connected ? '' : '  (disconnected)'}`);
   }
   lines.push(`Sessions: ${status.sessions.length}`);
-  for (const s of status.sessions) lines.push(`  ${s.id}  ${JSON.stringify(s.title)}  ${s.url}  (${s.browser})`);
+  // Titles and URLs come from pages: escaped so a title cannot reorder or forge the lines of this report.
+  for (const s of status.sessions) lines.push(`  ${s.id}  ${quote(s.title)}  ${escapeBare(s.url)}  (${escapeBare(s.browser)})`);
   lines.push(`MCP clients: ${status.clients}`);
   return lines.join('\n') + '\n';
 }
@@ -51,8 +53,12 @@ export function statusJson(query: HubQuery, now: Date = new Date()): Record<stri
   return { running: true, uptime_ms: uptimeMs(query.status, now) ?? null, ...status };
 }
 
-/** The human text when the hub could not be asked. */
-export function formatNotRunning(query: Exclude<HubQuery, { state: 'running' }>): string {
+/**
+ * The human text when the hub could not be asked. `runtimeIssue` (broker/common/paths.ts runtimeDirIssue) replaces
+ * the "starts on demand" advice when the hub cannot start.
+ */
+export function formatNotRunning(query: Exclude<HubQuery, { state: 'running' }>, runtimeIssue?: string): string {
+  if (query.state === 'not_running' && runtimeIssue) return `Oriel hub: not running. ${runtimeIssue}\n`;
   if (query.state === 'not_running') return `Oriel hub: not running (${HUB_STARTS_ON_DEMAND}).\n`;
   return `Oriel hub: unreachable — ${query.detail}.\n`;
 }

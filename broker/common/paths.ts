@@ -1,6 +1,8 @@
 // Where the broker keeps its files: the hub socket's private folder, per-user data (launcher, logs) and config.
+// The runtime folder is checked with lstat before use, because its fallback lives in a temporary folder other users
+// can write to (a symlink or a folder planted there must not receive the hub's socket).
 import envPaths from 'env-paths';
-import { mkdirSync, chmodSync, statSync } from 'node:fs';
+import { mkdirSync, chmodSync, lstatSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -9,7 +11,8 @@ const app = envPaths('oriel', { suffix: '' });
 /**
  * Folders Oriel uses. Each can be overridden by an environment variable (tests use these to stay out of $HOME):
  * - `runtime` (`ORIEL_RUNTIME_DIR`): holds the hub socket and lock; created 0700. Default `$XDG_RUNTIME_DIR/oriel`,
- *   else `<tmpdir>/oriel-<uid>`.
+ *   else `<tmpdir>/oriel-<uid>` (tmpdir from `TMPDIR`) when that is absent or a private folder of this user, else
+ *   the private fallback `<data>/run` (see {@link RuntimeFallback}).
  * - `data` (`ORIEL_DATA_DIR`): the native-host launcher and logs. Default: env-paths data folder.
  * - `config` (`ORIEL_CONFIG_DIR`): `config.json`. Default: env-paths config folder.
  */
@@ -17,13 +20,55 @@ export interface OrielDirs {
   runtime: string;
   data: string;
   config: string;
+  /** Set when the shared temporary folder was refused and `runtime` is the private fallback instead. */
+  fallback?: RuntimeFallback;
+}
+
+/** Why the runtime folder in the shared temporary folder was not used. */
+export interface RuntimeFallback {
+  /** The refused folder, e.g. `/tmp/oriel-1000`. */
+  refused: string;
+  /** What is wrong with it, e.g. "is a symbolic link". */
+  problem: string;
+}
+
+function currentUid(): number | undefined {
+  return typeof process.getuid === 'function' ? process.getuid() : undefined;
+}
+
+/**
+ * What makes `dir` unfit to hold the hub socket, judged by lstat (a symlink is never followed): not a folder, a
+ * symbolic link, owned by another user, or open to group/others (`loose` says only the mode is wrong). `undefined`
+ * when it is fine or does not exist yet.
+ */
+export function privateDirProblem(dir: string): { problem: string; loose: boolean } | undefined {
+  if (process.platform === 'win32') return undefined;
+  let st;
+  try {
+    st = lstatSync(dir);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    return { problem: `cannot be checked (${(err as NodeJS.ErrnoException).code ?? String(err)})`, loose: false };
+  }
+  if (st.isSymbolicLink()) return { problem: 'is a symbolic link', loose: false };
+  if (!st.isDirectory()) return { problem: 'is not a folder', loose: false };
+  const uid = currentUid();
+  if (uid !== undefined && st.uid !== uid) return { problem: `belongs to another user (uid ${st.uid})`, loose: false };
+  if ((st.mode & 0o077) !== 0) return { problem: `is open to other users (mode ${(st.mode & 0o777).toString(8).padStart(4, '0')})`, loose: true };
+  return undefined;
 }
 
 export function orielDirs(env: NodeJS.ProcessEnv = process.env): OrielDirs {
-  const uid = typeof process.getuid === 'function' ? process.getuid() : os.userInfo().username;
-  const runtime =
-    env.ORIEL_RUNTIME_DIR ?? (env.XDG_RUNTIME_DIR ? path.join(env.XDG_RUNTIME_DIR, 'oriel') : path.join(os.tmpdir(), `oriel-${uid}`));
-  return { runtime, data: env.ORIEL_DATA_DIR ?? app.data, config: env.ORIEL_CONFIG_DIR ?? app.config };
+  const data = env.ORIEL_DATA_DIR ?? app.data;
+  const config = env.ORIEL_CONFIG_DIR ?? app.config;
+  if (env.ORIEL_RUNTIME_DIR) return { runtime: env.ORIEL_RUNTIME_DIR, data, config };
+  if (env.XDG_RUNTIME_DIR) return { runtime: path.join(env.XDG_RUNTIME_DIR, 'oriel'), data, config };
+  const uid = currentUid() ?? os.userInfo().username;
+  const shared = path.join(env.TMPDIR || os.tmpdir(), `oriel-${uid}`);
+  // Anyone can create this name first: whatever is there must be this user's own private folder, else go private.
+  const found = privateDirProblem(shared);
+  if (!found) return { runtime: shared, data, config };
+  return { runtime: path.join(data, 'run'), data, config, fallback: { refused: shared, problem: found.problem } };
 }
 
 /** Path of the hub's socket: a Unix socket in the runtime folder, or a per-user named pipe on Windows. */
@@ -32,14 +77,52 @@ export function hubSocketPath(dirs: OrielDirs = orielDirs()): string {
   return path.join(dirs.runtime, 'hub.sock');
 }
 
+/** What to do when the runtime folder cannot be used (said by the error and by `oriel doctor`, word for word). */
+export const RUNTIME_DIR_FIX = 'set ORIEL_RUNTIME_DIR (or XDG_RUNTIME_DIR) to a folder only you can use (mode 0700), or remove the one named';
+
 /**
- * Creates the runtime folder with mode 0700 and checks that it is ours and private.
- * @throws Error when the folder exists with group/other access or another owner.
+ * The sentence the hub, the relays and `oriel doctor` all give when the runtime folder `dir` cannot be used.
+ * @param problem - from {@link privateDirProblem}.
+ */
+export function runtimeDirMessage(dir: string, problem: string): string {
+  return `The Oriel runtime folder ${dir} ${problem}, so the hub will not put its socket there: ${RUNTIME_DIR_FIX}.`;
+}
+
+/** The runtime folder cannot be used; the message is {@link runtimeDirMessage}. */
+export class RuntimeDirError extends Error {
+  override name = 'RuntimeDirError';
+}
+
+/**
+ * Creates the runtime folder with mode 0700 (its parent too when missing) and checks it with lstat: a symlink, a
+ * non-folder or another user's folder is refused; this user's own folder with loose modes is made 0700.
+ * @throws RuntimeDirError with {@link runtimeDirMessage} when the folder cannot be used.
  */
 export function ensurePrivateDir(dir: string): void {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  if (process.platform === 'win32') return;
-  const st = statSync(dir);
-  if (typeof process.getuid === 'function' && st.uid !== process.getuid()) throw new Error('the Oriel runtime folder belongs to another user');
-  if ((st.mode & 0o077) !== 0) chmodSync(dir, 0o700);
+  if (process.platform === 'win32') {
+    mkdirSync(dir, { recursive: true });
+    return;
+  }
+  const before = privateDirProblem(dir);
+  if (before && !before.loose) throw new RuntimeDirError(runtimeDirMessage(dir, before.problem));
+  try {
+    mkdirSync(path.dirname(dir), { recursive: true, mode: 0o700 });
+    mkdirSync(dir, { mode: 0o700 });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw new RuntimeDirError(runtimeDirMessage(dir, `cannot be created (${(err as NodeJS.ErrnoException).code ?? String(err)})`));
+  }
+  // Checked again after creating: someone may have put something there in between.
+  const after = privateDirProblem(dir);
+  if (after && !after.loose) throw new RuntimeDirError(runtimeDirMessage(dir, after.problem));
+  if (after?.loose) chmodSync(dir, 0o700);
+}
+
+/**
+ * Whether the hub can use the runtime folder of `dirs`, without creating anything: the {@link runtimeDirMessage}
+ * that {@link ensurePrivateDir} would throw, or `undefined`.
+ */
+export function runtimeDirIssue(dirs: OrielDirs): string | undefined {
+  if (process.platform === 'win32') return undefined;
+  const found = privateDirProblem(dirs.runtime);
+  return found && !found.loose ? runtimeDirMessage(dirs.runtime, found.problem) : undefined;
 }

@@ -175,7 +175,8 @@ export class Hub {
 
   /**
    * Runs one page operation in a session, after the session's earlier calls (in arrival order, one at a time).
-   * @throws OrielError: session errors, `browser_disconnected`, `timeout`, `cancelled`, `too_large`, or the page's error.
+   * @throws OrielError: session errors, `browser_disconnected`, `timeout`, `cancelled`, `too_large`, `busy` (the
+   * session's queue is full), or the page's error.
    */
   async callPage(request: PageRequest): Promise<unknown> {
     const session = this.sessions.resolve(request.session);

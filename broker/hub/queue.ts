@@ -16,11 +16,12 @@ export class SessionQueue {
   /**
    * Runs `task` after every earlier task has settled. A task whose `signal` aborts while waiting leaves the queue
    * without running.
-   * @throws OrielError `too_large` when {@link MAX_QUEUE_DEPTH} calls already wait; `cancelled` if aborted while queued.
+   * @throws OrielError `busy` (retryable) when {@link MAX_QUEUE_DEPTH} calls already wait; `cancelled` if aborted while
+   * queued.
    */
   run<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
     if (this.waiting >= MAX_QUEUE_DEPTH) {
-      return Promise.reject(new OrielError(errorData('too_large', `Too many calls are queued on this session (${MAX_QUEUE_DEPTH}). Wait for earlier calls to finish.`, { retryable: true })));
+      return Promise.reject(new OrielError(errorData('busy', `This tab is busy: ${MAX_QUEUE_DEPTH} calls are already waiting on it. Nothing was done; wait for earlier calls to finish, then retry.`)));
     }
     this.waiting++;
     const previous = this.tail;

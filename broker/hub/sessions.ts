@@ -2,6 +2,7 @@
 // ended sessions remembered so late calls get `session_gone` rather than `no_session`.
 import { errorData, OrielError } from '../../shared/errors.js';
 import type { TabInfo } from '../../shared/protocol.js';
+import { quote, quoteCapped } from '../../shared/snapshot/escape.js';
 
 /** One session: a shared tab of one browser instance. */
 export interface Session {
@@ -39,16 +40,20 @@ export class SessionTable {
   }
 
   /**
-   * Replaces the tab list of one browser instance. Tabs no longer listed end (unshared or closed).
+   * Replaces the tab list of one browser instance. Tabs no longer listed end (unshared or closed). A tab listed
+   * without a document keeps the one its `document` event named: the browser resends the list on every title or
+   * load-state change, and those lists do not carry documents.
    * @returns ids of sessions that ended.
    */
   setTabs(instance: string, browser: string, tabs: TabInfo[]): string[] {
     const seen = new Set<string>();
-    for (const info of tabs) {
-      const id = sessionId(instance, info.tab);
+    for (const listed of tabs) {
+      const id = sessionId(instance, listed.tab);
       seen.add(id);
       this.ended.delete(id);
-      this.sessions.set(id, { id, instance, tab: info.tab, browser, info, connected: true });
+      const known = this.sessions.get(id)?.info.document;
+      const info = listed.document === undefined && known !== undefined ? { ...listed, document: known } : listed;
+      this.sessions.set(id, { id, instance, tab: listed.tab, browser, info, connected: true });
     }
     const gone: string[] = [];
     for (const s of this.sessions.values()) if (s.instance === instance && !seen.has(s.id)) gone.push(s.id);
@@ -92,7 +97,7 @@ export class SessionTable {
       if (s) return s;
       if (this.ended.has(id)) throw new OrielError(errorData('session_gone', `Session ${id} has ended: the user unshared or closed the tab.`));
       throw new OrielError(
-        errorData('no_session', `There is no session ${JSON.stringify(id.slice(0, 100))}. ${this.describeAll()}`, { next: 'list_sessions', details: { sessions: this.summaries() } }),
+        errorData('no_session', `There is no session ${quoteCapped(id, 100)}. ${this.describeAll()}`, { next: 'list_sessions', details: { sessions: this.summaries() } }),
       );
     }
     const all = this.all();
@@ -110,7 +115,8 @@ export class SessionTable {
   private describeAll(): string {
     const list = this.summaries();
     if (list.length === 0) return 'No tab is shared.';
-    // Titles are page content: quoted and escaped so they cannot pass for anything else.
-    return 'Sessions: ' + list.map((s) => `${s.id} ${JSON.stringify(s.title.slice(0, 80))} (${JSON.stringify(s.origin)})`).join('; ') + '.';
+    // Titles are page content: quoted and escaped (the outline's escaper) so they can neither pass for anything else
+    // nor reorder the text around them.
+    return 'Sessions: ' + list.map((s) => `${s.id} ${quoteCapped(s.title, 80)} (${quote(s.origin)})`).join('; ') + '.';
   }
 }

@@ -6,6 +6,9 @@ import path from 'node:path';
 import { encodeFrame } from '../../shared/framing.js';
 import type { SocketHello } from '../../shared/protocol.js';
 import { ensurePrivateDir, hubSocketPath, orielDirs } from '../common/paths.js';
+import { logger } from '../common/log.js';
+
+const log = logger('spawn');
 
 /** How long a relay keeps trying to reach a hub it started, ms. */
 const START_DEADLINE_MS = 15_000;
@@ -46,7 +49,8 @@ export function startHubProcess(): void {
  */
 export async function connectHub(hello: SocketHello, options: { autostart?: boolean } = {}): Promise<net.Socket> {
   const dirs = orielDirs();
-  ensurePrivateDir(dirs.runtime);
+  if (dirs.fallback) log.warn('using the private runtime folder', { refused: dirs.fallback.refused, problem: dirs.fallback.problem, runtime: dirs.runtime });
+  ensurePrivateDir(dirs.runtime); // throws RuntimeDirError, whose message `oriel doctor` repeats
   const socketPath = hubSocketPath(dirs);
   let socket = await tryConnect(socketPath);
   if (!socket && options.autostart !== false) {

@@ -21,7 +21,20 @@ export function checkLine(line: string): LineVerdict | undefined {
   if (typeof value !== 'object' || value === null || (value as { jsonrpc?: unknown }).jsonrpc !== '2.0') {
     return { kind: 'reply', error: { code: -32600, message: 'Invalid request: not a JSON-RPC 2.0 message' } };
   }
+  // MCP request ids are strings or numbers, never null (https://modelcontextprotocol.io/specification/2025-06-18/basic#requests);
+  // an id the answer could not echo is refused here rather than left unanswered.
+  if ('id' in value) {
+    const id = (value as { id: unknown }).id;
+    if (typeof id !== 'string' && typeof id !== 'number') {
+      return { kind: 'reply', error: { code: -32600, message: `Invalid request: "id" must be a string or a number, not ${id === null ? 'null' : Array.isArray(id) ? 'an array' : typeof id === 'object' ? 'an object' : typeof id}` } };
+    }
+  }
   return { kind: 'message', line, value: value as Record<string, unknown> };
+}
+
+/** The JSON-RPC error for a line over `limit` bytes, which is dropped unread (so its id is unknown: answered with null). */
+export function oversizedError(limit: number = MAX_LINE_BYTES): { code: number; message: string } {
+  return { code: -32600, message: `Invalid request: oversized message (over ${limit} bytes); it was dropped unread` };
 }
 
 /**

@@ -6,7 +6,7 @@ import type { Socket } from 'node:net';
 import { connectHub } from '../hub/spawn.js';
 import { logger } from '../common/log.js';
 import { errorData } from '../../shared/errors.js';
-import { LineSplitter, MAX_LINE_BYTES } from './lines.js';
+import { LineSplitter, oversizedError } from './lines.js';
 import { errorText } from './server.js';
 
 const log = logger('mcp-relay');
@@ -125,11 +125,16 @@ export async function runMcpRelay(): Promise<void> {
   };
 
   socket = await open();
-  const splitter = new LineSplitter(MAX_LINE_BYTES * 2);
+  const splitter = new LineSplitter();
   process.stdin.on('data', (chunk: Buffer) => {
     for (const item of splitter.push(chunk)) {
-      // An oversized line is forwarded as an empty-bodied marker the hub answers with -32600.
-      const line = 'line' in item ? item.line : '"oversized"';
+      // An oversized line never leaves the relay: it is answered here, as the hub would answer it.
+      if (!('line' in item)) {
+        log.warn('dropped an oversized line from the client');
+        write(JSON.stringify({ jsonrpc: '2.0', id: null, error: oversizedError() }));
+        continue;
+      }
+      const { line } = item;
       talk.fromClient(line);
       if (socket) socket.write(line + '\n');
       else backlog.push(line);

@@ -7,6 +7,7 @@ import { errorData, toErrorData, type ErrorData } from '../../shared/errors.js';
 import type { ToolContext, ToolDefinition, ToolOutput } from './tools/types.js';
 import { TOOLS } from './tools/index.js';
 import { boundText } from './bounds.js';
+import { escapeBare } from '../../shared/snapshot/escape.js';
 import type { CallTarget } from './context.js';
 import { SERVER_VERSION } from '../common/version.js';
 
@@ -30,9 +31,12 @@ function advertiseOnly(schema: z.ZodObject) {
   return { '~standard': { ...std, validate: (value: unknown) => ({ value }) } } as unknown as z.ZodObject;
 }
 
-/** Renders an error for the model: code, message and what to do next. */
+/**
+ * Renders an error for the model: code, message and what to do next. Messages can carry page text (a page's
+ * exception, a title), so line breaks and bidi controls in them are escaped and cannot forge a `Next:` line.
+ */
 export function errorText(e: ErrorData): string {
-  return `Error ${e.code}: ${e.message}${e.next ? `\nNext: ${e.next}` : ''}`;
+  return `Error ${e.code}: ${escapeBare(e.message)}${e.next ? `\nNext: ${escapeBare(e.next)}` : ''}`;
 }
 
 function errorResult(e: ErrorData) {

@@ -7,6 +7,7 @@ import { connectHub } from '../hub/spawn.js';
 import { errorData } from '../../shared/errors.js';
 import { logger } from '../common/log.js';
 import { SERVER_VERSION } from '../common/version.js';
+import { orielDirs, runtimeDirIssue } from '../common/paths.js';
 
 const log = logger('native-host');
 
@@ -39,7 +40,9 @@ function writeFrame(message: HubToBrowser | Record<string, unknown>): void {
  */
 export async function runNativeHost(allowedIds: readonly string[], browserArgs: readonly string[]): Promise<void> {
   if (process.env.ORIEL_NATIVE_HOST_CHECK === '1') {
-    writeFrame({ t: 'check', ok: true, version: SERVER_VERSION });
+    // Judged with the environment the browser gives its host, which may differ from the shell's.
+    const issue = runtimeDirIssue(orielDirs());
+    writeFrame(issue ? { t: 'check', ok: false, error: issue } : { t: 'check', ok: true, version: SERVER_VERSION });
     return;
   }
   const caller = callerId(browserArgs);

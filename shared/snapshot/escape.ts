@@ -1,4 +1,5 @@
-// Escaping and capping of page text for the outline: page text is data and must never break or spoof the format.
+// The one escaper of page text (the outline, tool texts, error messages, `oriel status`) and the capping of it: page
+// text is data and must never break, reorder or spoof what Oriel writes around it.
 
 /**
  * Characters that would let page text break a line or reorder what a reader sees: line breaks, other C0/C1
@@ -6,6 +7,10 @@
  * plus line/paragraph separators. They are written as `\u{…}` escapes.
  */
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff"\\]/g;
+/** {@link UNSAFE} without the quote and the backslash: what must not appear raw even outside quotes. */
+const UNSAFE_BARE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/g;
+/** What JSON.stringify leaves raw inside strings but a terminal would act on: C1 controls, bidi controls, separators. */
+const UNSAFE_IN_JSON = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/g;
 
 function escapeChar(c: string): string {
   if (c === '"') return '\\"';
@@ -18,6 +23,27 @@ function escapeChar(c: string): string {
 /** `text` in double quotes, with quotes, backslashes, controls and bidi overrides escaped. */
 export function quote(text: string): string {
   return `"${text.replace(UNSAFE, escapeChar)}"`;
+}
+
+/**
+ * `text` without quotes, for tokens written bare (URLs, Oriel's own messages that embed page text): line breaks,
+ * controls and bidi controls become escapes as in {@link quote}; quotes and backslashes stay as they are.
+ */
+export function escapeBare(text: string): string {
+  return text.replace(UNSAFE_BARE, escapeChar);
+}
+
+/**
+ * JSON text (from JSON.stringify) with the characters JSON leaves raw but a terminal would act on (C1 and bidi
+ * controls, line/paragraph separators) written as `\uXXXX` escapes (RFC 8259 §7); it parses to the same value.
+ */
+export function escapeJson(json: string): string {
+  return json.replace(UNSAFE_IN_JSON, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** `text` capped to `limit` characters (see {@link cap}) and quoted: the form for page text inside Oriel's sentences. */
+export function quoteCapped(text: string, limit: number): string {
+  return quote(cap(text, limit));
 }
 
 /** Collapses runs of whitespace (as CSS `white-space: normal` renders them) and trims. */

@@ -36,19 +36,59 @@ export interface FixtureServer {
   url: string;
   /** The same server under another origin (localhost instead of 127.0.0.1). */
   otherOrigin: string;
+  /**
+   * Holds every response to a URL with `?hold=<key>` until `release()`: a response that arrives exactly when the
+   * test says, whatever the machine's speed. `requested` resolves when the browser asked for it.
+   */
+  hold(key: string): { requested: Promise<void>; release(): void };
   close(): Promise<void>;
 }
 
-/** Starts the server on an ephemeral loopback port. `?delay=ms` on any path delays the response. */
+interface Gate {
+  requested: Promise<void>;
+  markRequested(): void;
+  released: Promise<void>;
+  release(): void;
+}
+
+function gate(): Gate {
+  let markRequested!: () => void;
+  let release!: () => void;
+  const requested = new Promise<void>((r) => (markRequested = r));
+  const released = new Promise<void>((r) => (release = r));
+  return { requested, markRequested, released, release };
+}
+
+/** Starts the server on an ephemeral loopback port. `?delay=ms` on any path delays the response; `?hold=key` see {@link FixtureServer.hold}. */
 export async function startFixtureServer(): Promise<FixtureServer> {
   await buildApps();
-  const server = http.createServer((req, res) => void serve(req, res));
+  const gates = new Map<string, Gate>();
+  const gateOf = (key: string) => {
+    let g = gates.get(key);
+    if (!g) gates.set(key, (g = gate()));
+    return g;
+  };
+  const server = http.createServer((req, res) => {
+    const key = new URL(req.url ?? '/', 'http://fixture').searchParams.get('hold');
+    if (key === null) return void serve(req, res);
+    const g = gateOf(key);
+    g.markRequested();
+    void g.released.then(() => serve(req, res));
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   return {
     url: `http://127.0.0.1:${port}/`,
     otherOrigin: `http://localhost:${port}/`,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    hold: (key) => {
+      const g = gateOf(key);
+      return { requested: g.requested, release: g.release };
+    },
+    close: () => {
+      for (const g of gates.values()) g.release();
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
   };
 }
 

@@ -47,7 +47,7 @@ export async function actionsRig(kind: BrowserKind): Promise<ActionsRig> {
       return r.structured.document as string;
     },
     async handle(selector) {
-      const r = await tool('wait_for', { selector, state: 'attached', timeout_ms: 5000 });
+      const r = await tool('wait_for', { selector, state: 'attached', timeout_ms: 20_000 });
       if (r.isError || typeof r.structured.handle !== 'string') throw new Error(`no handle for ${selector}: ${r.error?.message}`);
       return r.structured.handle;
     },
@@ -59,9 +59,21 @@ export async function actionsRig(kind: BrowserKind): Promise<ActionsRig> {
 }
 
 /**
- * The text of `selector` in the shared page. The tab navigates through the extension, not through puppeteer, so
- * puppeteer may still be swapping in the new document's context: retry while it says the old one was destroyed.
+ * Runs `fn` in the shared page. The tab navigates through the extension, not through puppeteer, so puppeteer may
+ * still be swapping in the new document's context: retry while it says the old one was destroyed.
  */
+export async function inPage<T>(page: Page, fn: () => T): Promise<Awaited<T>> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return (await page.evaluate(fn)) as Awaited<T>;
+    } catch (err) {
+      if (attempt >= 20 || !/context was destroyed|detached|Cannot find context/i.test(String(err))) throw err;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+}
+
+/** The text of `selector` in the shared page (see {@link inPage} for the retry). */
 export async function textOf(page: Page, selector: string): Promise<string> {
   for (let attempt = 0; ; attempt++) {
     try {

@@ -116,11 +116,11 @@ describe.each(BROWSERS)('type in %s', (kind) => {
       await t.tool('type', { selector: '#size', text: 'Large' }, t.modern);
       // The framework renders its state into #state: the value went through its change handling.
       const expected = app === 'react' ? { name: 'ADA', bio: 'start', size: 'l' } : { name: 'ada', size: 'l' };
-      await t.page.waitForFunction((want) => document.getElementById('state')?.textContent === want, { timeout: 5000 }, JSON.stringify(expected));
+      await t.page.waitForFunction((want) => document.getElementById('state')?.textContent === want, { timeout: 30_000 }, JSON.stringify(expected));
       const sent = await t.tool('type', { selector: '#name', text: 'lovelace', submit: true });
       expect(sent.structured.submitted).toBe(true);
       const want = app === 'react' ? 'LOVELACE|l' : 'lovelace|l';
-      await t.page.waitForFunction((w) => document.getElementById('submitted')?.textContent === w, { timeout: 5000 }, want);
+      await t.page.waitForFunction((w) => document.getElementById('submitted')?.textContent === w, { timeout: 30_000 }, want);
     });
   }
 });

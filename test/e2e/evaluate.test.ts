@@ -26,7 +26,7 @@ describe.each(BROWSERS)('evaluate under a strict CSP in %s', (kind) => {
       await options.waitForSelector('#us-state[data-state]');
       if (openSwitch) {
         // The page's button opens Oriel's own entry in chrome://extensions, where the switch is.
-        const opened = rig.browser.waitForTarget((t) => t.url() === `chrome://extensions/?id=${CHROMIUM_EXTENSION_ID}`, { timeout: 10_000 });
+        const opened = rig.browser.waitForTarget((t) => t.url() === `chrome://extensions/?id=${CHROMIUM_EXTENSION_ID}`, { timeout: 30_000 });
         await options.click('#us-open');
         await (await (await opened).page())?.close();
       }

@@ -13,6 +13,11 @@ import { CHROMIUM_EXTENSION_ID, GECKO_ID } from '../../shared/extension-ids.js';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 export const CLI = path.join(ROOT, 'dist/broker/oriel.mjs');
+/**
+ * How long the harness waits for a page, popup or browser to show what it waits for, ms. Generous: on a loaded
+ * machine those signals come late but do come; only a broken behaviour runs into it.
+ */
+const SIGNAL_TIMEOUT_MS = 30_000;
 export const FIXTURES = path.join(ROOT, 'test/fixtures');
 export type BrowserKind = 'chromium' | 'firefox';
 export const BROWSERS: BrowserKind[] = (process.env.ORIEL_TEST_BROWSERS ?? 'chromium,firefox').split(',').filter(Boolean) as BrowserKind[];
@@ -139,7 +144,7 @@ export async function launchRig(
         ...(options.chromiumArgs ?? []),
       ],
     });
-    await browser.waitForTarget((t) => t.type() === 'service_worker' && t.url().startsWith(`chrome-extension://${CHROMIUM_EXTENSION_ID}/`), { timeout: 15_000 });
+    await browser.waitForTarget((t) => t.type() === 'service_worker' && t.url().startsWith(`chrome-extension://${CHROMIUM_EXTENSION_ID}/`), { timeout: SIGNAL_TIMEOUT_MS });
     extensionBase = `chrome-extension://${CHROMIUM_EXTENSION_ID}`;
   } else {
     browser = await puppeteer.launch({
@@ -189,14 +194,14 @@ export async function launchRig(
       if (!manager) {
         manager = await browser.newPage();
         // Firefox reports no load event for moz-extension pages opened by WebDriver; the page is usable regardless.
-        await manager.goto(`${extensionBase}/extension/ui/popup.html`, { waitUntil: 'load', timeout: kind === 'firefox' ? 3_000 : 15_000 }).catch((err: unknown) => {
+        await manager.goto(`${extensionBase}/extension/ui/popup.html`, { waitUntil: 'load', timeout: kind === 'firefox' ? 3_000 : SIGNAL_TIMEOUT_MS }).catch((err: unknown) => {
           if (kind !== 'firefox') throw err;
         });
       }
       const selector = `label.tab[data-url*="${urlPart.replace(/"/g, '\\"')}"] input`;
       // Background tabs get no animation frames and throttled timers: work with the popup in front, poll by time.
       await manager.bringToFront();
-      await manager.waitForSelector(selector, { timeout: 10_000 });
+      await manager.waitForSelector(selector, { timeout: SIGNAL_TIMEOUT_MS });
       for (let attempt = 0; ; attempt++) {
         try {
           const checked = await manager.$eval(selector, (el) => (el as HTMLInputElement).checked);
@@ -207,7 +212,7 @@ export async function launchRig(
           if (attempt >= 3) throw err;
         }
       }
-      await manager.waitForFunction((sel, want) => (document.querySelector(sel) as HTMLInputElement | null)?.checked === want, { timeout: 5_000, polling: 50 }, selector, shared);
+      await manager.waitForFunction((sel, want) => (document.querySelector(sel) as HTMLInputElement | null)?.checked === want, { timeout: SIGNAL_TIMEOUT_MS, polling: 50 }, selector, shared);
       // Like a person who shares the tab they are looking at, end with the shared tab in front.
       const target = (await browser.pages()).find((p) => p.url().includes(urlPart));
       await target?.bringToFront();
@@ -218,7 +223,7 @@ export async function launchRig(
       let page = optionsPage;
       if (!page) {
         page = optionsPage = await browser.newPage();
-        await page.goto(`${extensionBase}/extension/ui/options.html`, { waitUntil: 'load', timeout: kind === 'firefox' ? 3_000 : 15_000 }).catch((err: unknown) => {
+        await page.goto(`${extensionBase}/extension/ui/options.html`, { waitUntil: 'load', timeout: kind === 'firefox' ? 3_000 : SIGNAL_TIMEOUT_MS }).catch((err: unknown) => {
           if (kind !== 'firefox') throw err;
         });
       } else {
@@ -230,7 +235,7 @@ export async function launchRig(
         });
       }
       // The reloaded page has filled the form from storage.
-      await page.waitForFunction(() => !(window as unknown as { stale?: boolean }).stale && (document.getElementById('limit') as HTMLInputElement | null)?.value !== '', { timeout: 10_000, polling: 50 });
+      await page.waitForFunction(() => !(window as unknown as { stale?: boolean }).stale && (document.getElementById('limit') as HTMLInputElement | null)?.value !== '', { timeout: SIGNAL_TIMEOUT_MS, polling: 50 });
       if (direct) {
         await page.evaluate(async (s) => {
           const { settings } = await chrome.storage.local.get('settings');
@@ -241,7 +246,7 @@ export async function launchRig(
       await page.$eval('#selectors', (el, v) => void ((el as HTMLTextAreaElement).value = v), selectors.join('\n'));
       await page.$eval('#limit', (el, v) => void ((el as HTMLInputElement).value = v), String(limit));
       await page.click('button[type="submit"]');
-      await page.waitForFunction(() => document.getElementById('result')?.textContent !== '', { timeout: 10_000, polling: 50 });
+      await page.waitForFunction(() => document.getElementById('result')?.textContent !== '', { timeout: SIGNAL_TIMEOUT_MS, polling: 50 });
       return page.$eval('#result', (el) => el.textContent ?? '');
     },
     async options() {
@@ -259,15 +264,15 @@ export async function launchRig(
       let page = optionsPage;
       if (!page) {
         page = optionsPage = await browser.newPage();
-        await page.goto(`${extensionBase}/extension/ui/options.html`, { waitUntil: 'load', timeout: kind === 'firefox' ? 3_000 : 15_000 }).catch((err: unknown) => {
+        await page.goto(`${extensionBase}/extension/ui/options.html`, { waitUntil: 'load', timeout: kind === 'firefox' ? 3_000 : SIGNAL_TIMEOUT_MS }).catch((err: unknown) => {
           if (kind !== 'firefox') throw err;
         });
       }
       await page.bringToFront();
-      await page.waitForSelector('#allow-evaluate', { timeout: 10_000 });
+      await page.waitForSelector('#allow-evaluate', { timeout: SIGNAL_TIMEOUT_MS });
       const stored = () => page!.evaluate(async () => Boolean(((await chrome.storage.local.get('settings')).settings as { allowEvaluate?: boolean } | undefined)?.allowEvaluate));
       if ((await stored()) !== allowed) await page.click('#allow-evaluate');
-      await until(async () => (await stored()) === allowed, 5_000, `evaluate to be ${allowed ? 'allowed' : 'refused'}`);
+      await until(async () => (await stored()) === allowed, SIGNAL_TIMEOUT_MS, `evaluate to be ${allowed ? 'allowed' : 'refused'}`);
     },
     async allowUserScripts(allowed = true) {
       if (kind === 'chromium') {
@@ -278,10 +283,10 @@ export async function launchRig(
           await extensionsPage.goto(`chrome://extensions/?id=${CHROMIUM_EXTENSION_ID}`, { waitUntil: 'load' });
         }
         await extensionsPage.bringToFront();
-        await extensionsPage.waitForSelector(toggle, { visible: true, timeout: 10_000 });
+        await extensionsPage.waitForSelector(toggle, { visible: true, timeout: SIGNAL_TIMEOUT_MS });
         const checked = () => extensionsPage!.$eval(toggle, (el) => (el as HTMLElement & { checked: boolean }).checked);
         if ((await checked()) !== allowed) await extensionsPage.click(toggle);
-        await until(async () => (await checked()) === allowed, 5_000, `"Allow User Scripts" to be ${allowed ? 'on' : 'off'}`);
+        await until(async () => (await checked()) === allowed, SIGNAL_TIMEOUT_MS, `"Allow User Scripts" to be ${allowed ? 'on' : 'off'}`);
         return extensionsPage.$eval(toggle, (el) => (el.textContent ?? '').replace(/\s+/g, ' ').trim());
       }
       let page = optionsPage;
@@ -293,10 +298,10 @@ export async function launchRig(
       // A click is a user gesture only for the page in front.
       await page.bringToFront();
       const want = allowed ? 'on' : 'off';
-      await page.waitForSelector('#us-state[data-state]', { timeout: 10_000 });
+      await page.waitForSelector('#us-state[data-state]', { timeout: SIGNAL_TIMEOUT_MS });
       if ((await page.$eval('#us-state', (el) => (el as HTMLElement).dataset.state)) !== want) {
         await page.click(allowed ? '#us-allow' : '#us-revoke');
-        await page.waitForFunction((w) => (document.getElementById('us-state') as HTMLElement | null)?.dataset.state === w, { timeout: 10_000, polling: 50 }, want);
+        await page.waitForFunction((w) => (document.getElementById('us-state') as HTMLElement | null)?.dataset.state === w, { timeout: SIGNAL_TIMEOUT_MS, polling: 50 }, want);
       }
       return page.$eval('#us-state', (el) => el.textContent ?? '');
     },
@@ -353,15 +358,41 @@ export async function call(client: Client, name: string, args: Record<string, un
   return { isError: result.isError === true, structured, text, ...(result.isError ? { error: structured.error as ToolCall['error'] } : {}) };
 }
 
-/** Polls `check` until it returns a truthy value or `timeoutMs` passes. */
-export async function until<T>(check: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 10_000, what = 'condition'): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
+/**
+ * Least time {@link until} gives a condition before failing, ms. The condition is a signal from the page, browser or
+ * hub that does arrive when the behaviour works; on a loaded machine it can take long to, so a short deadline would
+ * fail a working test. A broken behaviour fails all the same, only later.
+ */
+const UNTIL_FLOOR_MS = 30_000;
+
+/** Polls `check` until it returns a truthy value, giving up after `timeoutMs` (at least {@link UNTIL_FLOOR_MS}). */
+export async function until<T>(check: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = UNTIL_FLOOR_MS, what = 'condition'): Promise<T> {
+  const deadline = Date.now() + Math.max(timeoutMs, UNTIL_FLOOR_MS);
   for (;;) {
     const v = await check();
     if (v) return v;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/**
+ * Adds to `page` a button far below the fold under a fixed cover: a click on it scrolls it into view, then waits for
+ * it to be uncovered until its timeout. `underWay` resolves when the page saw that scroll — the click is then running
+ * in the page, whatever the machine's speed (a test can act on a pending click without guessing how long to sleep).
+ */
+export async function stuckClickTarget(page: Page): Promise<{ selector: string; underWay: Promise<unknown> }> {
+  await page.evaluate(() => {
+    const button = Object.assign(document.createElement('button'), { id: 'oriel-test-stuck', textContent: 'Far and covered' });
+    button.style.cssText = 'display: block; margin-top: 4000px';
+    const cover = document.createElement('div');
+    cover.style.cssText = 'position: fixed; inset: 0; z-index: 2147483647; background: rgba(0, 0, 0, 0.05)';
+    document.body.append(button, cover);
+    (window as unknown as { orielClickUnderWay: Promise<void> }).orielClickUnderWay = new Promise<void>((resolve) =>
+      window.addEventListener('scroll', () => resolve(), { once: true }),
+    );
+  });
+  return { selector: '#oriel-test-stuck', underWay: page.evaluate(() => (window as unknown as { orielClickUnderWay: Promise<void> }).orielClickUnderWay) };
 }
 
 /** Finds the handle of the first outline line matching `pattern` (e.g. /button "Add"/). */

@@ -5,7 +5,7 @@ import { spawn, execFileSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, readFileSync, readdirSync, rmSync, existsSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { CLI, call, ensureBuilt, launchRig, serveFixtures, until, type Rig } from './harness.js';
+import { CLI, call, ensureBuilt, launchRig, serveFixtures, stuckClickTarget, until, type Rig } from './harness.js';
 
 /** Pids of processes whose environment has ORIEL_RUNTIME_DIR=`runtime` and whose command line contains `word`. */
 function processes(runtime: string, word: string): number[] {
@@ -128,9 +128,11 @@ describe('hub with a browser', () => {
     const runtime = rig.env.ORIEL_RUNTIME_DIR!;
     const client = await rig.client('modern', 'interrupted');
     await until(() => rig.connectedBrowsers() === 1, 15_000, 'browser connected');
-    // The checkout button stays disabled, so this click is still waiting when the host dies.
-    const pending = call(client, 'click', { selector: '#checkout', timeout_ms: 20_000 });
-    await new Promise((r) => setTimeout(r, 500));
+    // This click waits for a covered target, so it is still running in the page when the host dies.
+    const shop = (await rig.browser.pages()).find((p) => p.url().includes('/shop/index.html'))!;
+    const target = await stuckClickTarget(shop);
+    const pending = call(client, 'click', { selector: target.selector, timeout_ms: 30_000 });
+    await target.underWay;
     const [host] = processes(runtime, 'native-host');
     process.kill(host!, 'SIGKILL');
     const result = await pending;

@@ -139,15 +139,14 @@ describe('malformed results from the browser side', () => {
     const client = new Client({ name: 'x', version: '1' });
     await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp'], env, stderr: 'pipe' }));
     onTestFinished(() => client.close());
-    const started = Date.now();
     const pending = client.callTool({ name: 'snapshot', arguments: { session: 'test03-1' } });
     const callFrame = await until(() => host.frames.find((f) => (f as { t: string }).t === 'call') as { call: { id: number } } | undefined, 10_000, 'the call frame');
     // An error code outside the vocabulary: the relay refuses the frame but still settles the call.
     host.child.stdin!.write(encodeFrame({ t: 'result', id: callFrame.call.id, ok: false, error: { code: 'made_up', message: 'x', retryable: true, refresh_required: false } }));
     const result = (await pending) as { isError?: boolean; structuredContent?: { error?: { code: string } } };
     expect(result.isError).toBe(true);
+    // Left to its deadline, the call would answer timeout instead.
     expect(result.structuredContent?.error?.code).toBe('internal');
-    expect(Date.now() - started).toBeLessThan(10_000);
     await client.close();
     host.child.stdin!.end();
     await host.exited;

@@ -3,7 +3,7 @@
 // the budget, with true coverage and a cursor that continues exactly where the last page stopped.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BROWSERS } from './harness.js';
-import { body, snapshotSession, type SnapSession } from './snapshot-setup.js';
+import { body, snapshotSession, type Snap, type SnapSession } from './snapshot-setup.js';
 
 /** A complete outline line: indentation, then a quoted text or a role with optional parts, never cut. */
 const LINE = /^ *("(?:[^"\\]|\\.)*"|[a-z]+( "(?:[^"\\]|\\.)*")?( value="(?:[^"\\]|\\.)*")?( \S+)?( \[[^\]]+\])?( @[a-z0-9]+\.[0-9a-z]+)?(:( "(?:[^"\\]|\\.)*")+| \(headers\):( "(?:[^"\\]|\\.)*")+)?)$/;
@@ -67,6 +67,30 @@ describe.each(BROWSERS)('bounds in %s', (kind) => {
     const first = await s.snapshot({ max_chars: 2000 }, 'modern');
     const err = await s.snapshotError({ max_chars: 2000, cursor: first.cursor!, roles: ['button'] }, 'modern');
     expect(err.code).toBe('invalid_argument');
+  });
+
+  it('never exceeds max_chars, hint included, with a long title, a long URL and lines longer than the budget (modern era)', async () => {
+    await s.load(`long.html?pad=${'p'.repeat(3000)}`, 'modern');
+    for (const budget of [500, 1200]) {
+      let cursor: string | undefined;
+      let pages = 0;
+      const seen: string[] = [];
+      do {
+        const r = await s.tool('snapshot', cursor ? { max_chars: budget, cursor } : { max_chars: budget }, 'modern');
+        expect(r.isError, r.text).toBe(false);
+        const snap = r.structured as unknown as Snap;
+        // What the model reads (the text content) and the structured outline both stay within the budget.
+        expect(r.text.length).toBeLessThanOrEqual(budget);
+        expect(snap.text.length).toBeLessThanOrEqual(budget);
+        expect(r.text).not.toMatch(/[\u202a-\u202e]/);
+        seen.push(...body(snap).split('\n'));
+        cursor = snap.cursor;
+        pages++;
+      } while (cursor && pages < 50);
+      expect(cursor).toBeUndefined();
+      expect(seen.join('\n')).toMatch(/button "After" @/);
+      expect(seen.join('\n')).toMatch(/textbox "Notes" value="n+/);
+    }
   });
 
   it('keeps the default budget near 24,000 characters (legacy era)', async () => {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/client';
 import type { Page } from 'puppeteer-core';
 import { CHROME_WEB_STORE_ID, CHROMIUM_EXTENSION_ID, describeExtensionId, GECKO_ID } from '../../shared/extension-ids.js';
-import { BROWSERS, call, handleOf, launchRig, serveFixtures, until, type Rig } from './harness.js';
+import { BROWSERS, call, handleOf, launchRig, serveFixtures, stuckClickTarget, until, type Rig } from './harness.js';
 
 describe.each(BROWSERS)('spine in %s', (kind) => {
   let rig: Rig;
@@ -118,16 +118,25 @@ describe.each(BROWSERS)('spine in %s', (kind) => {
     await call(legacy, 'navigate', { action: 'back' });
   });
 
-  it('two shared tabs: a call without session is ambiguous and names both', async () => {
-    await rig.open(`${site.url}/shop/about.html?second`);
+  it('two shared tabs: a call without session is ambiguous and names both, page titles escaped', async () => {
+    const second = await rig.open(`${site.url}/shop/about.html?second`);
+    // A title with bidi controls: raw, a terminal or chat view would show "Pay exe.pdf now" with the name reversed.
+    const title = 'Pay \u202Efdp.exe\u202C now \u2066x\u2069';
+    await second.evaluate((t) => (document.title = t), title);
     await rig.share('about.html?second');
     const sessions = await until(async () => {
-      const s = (await call(legacy, 'list_sessions')).structured.sessions as Array<{ id: string }>;
-      return s.length === 2 ? s : undefined;
+      const s = (await call(legacy, 'list_sessions')).structured.sessions as Array<{ id: string; title: string }>;
+      return s.length === 2 && s.some((x) => x.title === title) ? s : undefined;
     }, 10_000, 'two sessions');
+    const escaped = '"Pay \\u{202e}fdp.exe\\u{202c} now \\u{2066}x\\u{2069}"';
+    const listed = await call(modern, 'list_sessions');
+    expect(listed.text).toContain(escaped);
+    expect(listed.text).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
     const amb = await call(modern, 'snapshot');
     expect(amb.error?.code).toBe('ambiguous_session');
     for (const s of sessions) expect(amb.error?.message).toContain(s.id);
+    expect(amb.error?.message).toContain(escaped);
+    expect(amb.text).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
     const chosen = await call(modern, 'snapshot', { session: sessions[1]!.id });
     expect(chosen.isError).toBe(false);
   });
@@ -135,20 +144,20 @@ describe.each(BROWSERS)('spine in %s', (kind) => {
   it('unsharing ends the session: its pending and later calls get session_gone', async () => {
     const sessions = (await call(legacy, 'list_sessions')).structured.sessions as Array<{ id: string; url: string }>;
     const second = sessions.find((s) => s.url.includes('?second'))!;
-    await rig.open(`${site.url}/shop/index.html?pending`);
+    const pendingPage = await rig.open(`${site.url}/shop/index.html?pending`);
     await rig.share('index.html?pending');
     const pendingId = await until(async () => {
       const s = (await call(legacy, 'list_sessions')).structured.sessions as Array<{ id: string; url: string }>;
       return s.find((x) => x.url.includes('?pending'))?.id;
     }, 10_000, 'pending session');
-    // The checkout button stays disabled, so this click waits until its timeout — or until the session ends.
-    const pending = call(legacy, 'click', { session: pendingId, selector: '#checkout', timeout_ms: 20_000 });
-    await new Promise((r) => setTimeout(r, 500));
-    const started = Date.now();
+    // This click waits for a covered target until its timeout — or until the session ends (session_gone, where
+    // running to the timeout would answer not_actionable).
+    const target = await stuckClickTarget(pendingPage);
+    const pending = call(legacy, 'click', { session: pendingId, selector: target.selector, timeout_ms: 30_000 });
+    await target.underWay;
     await rig.share('index.html?pending', false);
     const result = await pending;
     expect(result.error?.code).toBe('session_gone');
-    expect(Date.now() - started).toBeLessThan(10_000);
     const later = await call(modern, 'snapshot', { session: pendingId });
     expect(later.error?.code).toBe('session_gone');
     await rig.share('about.html?second', false);

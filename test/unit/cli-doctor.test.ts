@@ -1,8 +1,8 @@
 // `oriel doctor` on healthy and broken chains, with real files, a fake CLI behind the launcher and a fake hub.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chownSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { hubSocketPath } from '../../broker/common/paths.js';
+import { ensurePrivateDir, hubSocketPath, orielDirs, RUNTIME_DIR_FIX } from '../../broker/common/paths.js';
 import { judgeOutput } from '../../broker/cli/launcher.js';
 import { encodeFrame } from '../../shared/framing.js';
 import { CHROME_WEB_STORE_ID, CHROMIUM_EXTENSION_ID, GECKO_ID } from '../../shared/extension-ids.js';
@@ -66,6 +66,7 @@ describe('oriel doctor', () => {
       'launcher',
       'extension-id:chromium-profile',
       'extension-id:firefox',
+      'runtime',
       'hub',
       'browsers',
       'sessions',
@@ -260,6 +261,50 @@ describe('oriel doctor', () => {
     expect(find(checks, 'browsers').ok).toBe(false);
     expect(find(checks, 'sessions').ok).toBe(false);
     expect(code).toBe(1);
+  });
+
+  it('repeats the runtime folder refusal word for word, and does not say the hub starts on demand', async () => {
+    machine = tempMachine();
+    const profile = await installProfile();
+    // No XDG_RUNTIME_DIR: the folder falls back to TMPDIR, where someone planted oriel-<uid> (a symlink; another
+    // user's folder when running as root) — and even the private fallback <data>/run is a symlink.
+    const { ORIEL_RUNTIME_DIR: _explicit, ...rest } = machine.ctx.env;
+    const env = { ...rest, TMPDIR: path.join(machine.root, 'tmp') };
+    const planted = path.join(machine.root, 'tmp', `oriel-${process.getuid!()}`);
+    mkdirSync(path.dirname(planted));
+    if (process.getuid!() === 0) {
+      mkdirSync(planted, { mode: 0o700 });
+      chownSync(planted, 65534, 65534);
+    } else symlinkSync(machine.root, planted);
+    symlinkSync(machine.root, path.join(machine.ctx.dirs.data, 'run'));
+    machine.ctx = { ...machine.ctx, env, dirs: orielDirs(env) };
+    let thrown = '';
+    try {
+      ensurePrivateDir(machine.ctx.dirs.runtime);
+    } catch (err) {
+      thrown = (err as Error).message;
+    }
+    expect(thrown).toMatch(/run is a symbolic link/);
+    const { code, checks } = await doctor(['--chromium-profile', profile]);
+    expect(find(checks, 'runtime')).toStrictEqual({ check: 'runtime', ok: false, detail: thrown, fix: RUNTIME_DIR_FIX });
+    expect(find(checks, 'hub')).toMatchObject({ ok: false, fix: RUNTIME_DIR_FIX });
+    expect(JSON.stringify(checks)).not.toContain('starts when');
+    expect(code).toBe(1);
+    const status = await runCli(machine.ctx, ['status']);
+    expect(status.out).toBe(`Oriel hub: not running. ${thrown}\n`);
+  });
+
+  it('says which private folder it uses when the shared one was refused', async () => {
+    machine = tempMachine();
+    const { ORIEL_RUNTIME_DIR: _explicit, ...rest } = machine.ctx.env;
+    const env = { ...rest, TMPDIR: path.join(machine.root, 'tmp') };
+    const planted = path.join(machine.root, 'tmp', `oriel-${process.getuid!()}`);
+    mkdirSync(path.dirname(planted));
+    symlinkSync(machine.root, planted);
+    machine.ctx = { ...machine.ctx, env, dirs: orielDirs(env) };
+    const { checks } = await doctor();
+    expect(find(checks, 'runtime')).toMatchObject({ ok: true, detail: `${path.join(machine.ctx.dirs.data, 'run')} (${planted} is a symbolic link, so this private folder is used instead)` });
+    expect(find(checks, 'hub').fix).toBe('it starts when the browser extension connects or an MCP client runs `oriel mcp`');
   });
 
   it('names "no browser connected" when the hub runs without one', async () => {

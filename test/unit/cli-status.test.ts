@@ -67,6 +67,22 @@ describe('oriel status', () => {
     expect(run.out).toContain('MCP clients: 1');
   });
 
+  it('escapes page titles: bidi controls and line breaks never reach the terminal raw, text or JSON', async () => {
+    machine = tempMachine();
+    const status = hubStatus(1, 1);
+    const title = 'Pay \u202Efdp.exe\u202C\nSessions: 0';
+    status.sessions[0]!.title = title;
+    hub = await startFakeHub(hubSocketPath(machine.ctx.dirs), status);
+    const run = await runCli(machine.ctx, ['status']);
+    expect(run.out).toContain('abc0.1  "Pay \\u{202e}fdp.exe\\u{202c}\\nSessions: 0"  https://shop.example/0  (abc0)');
+    expect(run.out).not.toMatch(/[\u202a-\u202e]/);
+    expect(run.out.match(/^Sessions:/gm)).toHaveLength(1);
+    const json = await runCli(machine.ctx, ['status', '--json']);
+    expect(json.out).not.toMatch(/[\u202a-\u202e]/);
+    expect(json.out).toContain('\\u202e');
+    expect((JSON.parse(json.out) as { sessions: Array<{ title: string }> }).sessions[0]!.title).toBe(title);
+  });
+
   it('--json carries the hub status and the uptime', async () => {
     machine = tempMachine();
     const status = hubStatus(1, 1);

@@ -1,9 +1,10 @@
 // The hub's call bookkeeping with a scripted browser link: deadlines, client cancellation, disconnects (navigate
 // survives, other calls fail and are not replayed), results routed to the right call.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { Hub, type BrowserLink } from '../../broker/hub/hub.js';
 import type { HubToBrowser } from '../../shared/protocol.js';
 import { logger } from '../../broker/common/log.js';
+import { MAX_QUEUE_DEPTH } from '../../broker/hub/queue.js';
 
 const quiet = { ...logger('test'), info: () => {}, warn: () => {}, debug: () => {} } as ReturnType<typeof logger>;
 const caller = { id: 'c1', name: 'test client' };
@@ -31,13 +32,23 @@ describe('Hub calls', () => {
   });
 
   it('answers timeout at the deadline and sends the page a cancel', async () => {
-    const hub = new Hub(quiet);
-    const b = fakeBrowser();
-    hub.attachBrowser(b.link, [tab]);
-    const started = Date.now();
-    await expect(hub.callPage({ op: 'wait_for', args: {}, caller, deadline: Date.now() + 100 })).rejects.toMatchObject({ data: { code: 'timeout' } });
-    expect(Date.now() - started).toBeLessThan(2_000);
-    expect(b.sent.some((m) => m.t === 'cancel')).toBe(true);
+    // The hub's own clock decides, not the machine's speed: timers (and Date) are advanced by hand.
+    vi.useFakeTimers();
+    try {
+      const hub = new Hub(quiet);
+      const b = fakeBrowser();
+      hub.attachBrowser(b.link, [tab]);
+      let outcome: unknown;
+      const p = hub.callPage({ op: 'wait_for', args: {}, caller, deadline: Date.now() + 100 }).catch((e: unknown) => (outcome = e));
+      await vi.advanceTimersByTimeAsync(100);
+      expect(outcome).toBeUndefined(); // not before the deadline (plus the hub's slack for the page's own answer)
+      await vi.advanceTimersByTimeAsync(300);
+      await p;
+      expect(outcome).toMatchObject({ data: { code: 'timeout' } });
+      expect(b.sent.some((m) => m.t === 'cancel')).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('answers cancelled at once when the client cancels', async () => {
@@ -88,5 +99,24 @@ describe('Hub calls', () => {
     await new Promise((r) => setTimeout(r, 0));
     hub.fromBrowser(other.link, { t: 'result', id: a.calls()[0]!.call.id, ok: true, value: 'forged' });
     await expect(p).rejects.toMatchObject({ data: { code: 'timeout' } });
+  });
+
+  it('answers busy (retryable, wait and retry) when the tab queue is full; the refused call never reaches the browser', async () => {
+    const hub = new Hub(quiet);
+    const b = fakeBrowser();
+    hub.attachBrowser(b.link, [tab]);
+    const click = (handle: string) => hub.callPage({ op: 'click', args: { handle }, caller, deadline: Date.now() + 60_000 });
+    const queued = Array.from({ length: MAX_QUEUE_DEPTH }, (_, i) => click(`abcd.${i}`));
+    const refused = await click('abcd.zz').catch((e: unknown) => e);
+    expect(refused).toMatchObject({ data: { code: 'busy', retryable: true } });
+    expect((refused as { data: { next: string } }).data.next).toMatch(/wait/);
+    // Settle the running call and every queued one in turn; the refused one was never sent.
+    for (let i = 0; i < MAX_QUEUE_DEPTH; i++) {
+      await new Promise((r) => setTimeout(r, 0));
+      const frame = b.calls()[i]!;
+      hub.fromBrowser(b.link, { t: 'result', id: frame.call.id, ok: true, value: i });
+    }
+    await expect(Promise.all(queued)).resolves.toHaveLength(MAX_QUEUE_DEPTH);
+    expect(b.calls().map((c) => c.call.args.handle)).not.toContain('abcd.zz');
   });
 });

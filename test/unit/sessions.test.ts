@@ -35,6 +35,36 @@ describe('SessionTable', () => {
     expect(err?.message).toContain('abcd-2 "Second"');
   });
 
+  it('writes page titles in ambiguous_session and no_session messages through the escaper', () => {
+    const t = new SessionTable();
+    t.setTabs('abcd', 'chromium', [tab(1, 'Pay \u202Efdp.exe\u202C'), tab(2, 'Two\nlines "quoted"')]);
+    const messages = [undefined, 'nope'].map((id) => {
+      try {
+        t.resolve(id);
+      } catch (e) {
+        return (e as OrielError).message;
+      }
+      return '';
+    });
+    for (const m of messages) {
+      expect(m).toContain('abcd-1 "Pay \\u{202e}fdp.exe\\u{202c}"');
+      expect(m).toContain('abcd-2 "Two\\nlines \\"quoted\\""');
+      expect(m).not.toMatch(/[\u202a-\u202e\n]/);
+    }
+  });
+
+  it('keeps the document a document event named when the browser resends its tab list without documents', () => {
+    const t = new SessionTable();
+    t.setTabs('abcd', 'chromium', [tab(1)]);
+    t.setDocument('abcd', 1, 'newdoc01', 'http://a.test/next');
+    // A title or load-state change resends the list; it names no document.
+    t.setTabs('abcd', 'chromium', [{ ...tab(1), url: 'http://a.test/next' }]);
+    expect(t.get('abcd-1')?.info.document).toBe('newdoc01');
+    // A list that names one wins.
+    t.setTabs('abcd', 'chromium', [{ ...tab(1), document: 'other001' }]);
+    expect(t.get('abcd-1')?.info.document).toBe('other001');
+  });
+
   it('answers session_gone for an unshared tab and reports it ended', () => {
     const t = new SessionTable();
     const ended: string[] = [];
@@ -77,14 +107,22 @@ describe('SessionQueue', () => {
     await expect(q.run(async () => 7)).resolves.toBe(7);
   });
 
-  it('bounds its depth', async () => {
+  it('bounds its depth: one call too many gets a retryable busy error that says to wait, and does not run', async () => {
     const q = new SessionQueue();
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     const runs = Array.from({ length: MAX_QUEUE_DEPTH }, () => q.run(() => gate));
-    await expect(q.run(async () => 1)).rejects.toMatchObject({ data: { code: 'too_large' } });
+    let ran = false;
+    const refused = await q.run(async () => (ran = true)).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ data: { code: 'busy', retryable: true, refresh_required: false } });
+    const data = (refused as { data: { message: string; next: string } }).data;
+    expect(data.message).toMatch(/wait/i);
+    expect(data.next).toMatch(/wait.*retry/i);
     release();
     await Promise.all(runs);
+    expect(ran).toBe(false);
+    // Once the queue drained, the same call goes through.
+    await expect(q.run(async () => 1)).resolves.toBe(1);
   });
 });
 

@@ -1,6 +1,6 @@
 // Pure snapshot logic: escaping, rendering rules, filters, inert marking, pagination and cursors (shared/snapshot).
 import { describe, expect, it } from 'vitest';
-import { cap, decodeCursor, encodeCursor, filterTree, markInert, paginate, quote, render, resumeIndex, toLines, type SnapNode } from '../../shared/snapshot/index.js';
+import { cap, decodeCursor, encodeCursor, escapeBare, escapeJson, filterTree, markInert, paginate, quote, render, resumeIndex, toLines, type SnapNode } from '../../shared/snapshot/index.js';
 
 const meta = { title: 'T', url: 'http://x/', document: 'abcdefgh', visited: 10, dropped: 0 };
 
@@ -15,6 +15,14 @@ describe('escaping', () => {
     expect(cap('abcdef', 3)).toBe('abc…(+3)');
     expect(cap('ab👋cd', 3)).toBe('ab…(+4)');
     expect(cap('abc', 3)).toBe('abc');
+  });
+  it('escapes bare text (URLs, messages) without quoting, and JSON text without changing its value', () => {
+    expect(escapeBare('a "b"\nNext: x\u202E')).toBe('a "b"\\nNext: x\\u{202e}');
+    const value = { title: 'Pay \u202Efdp.exe\u202C\u2028\u0085', n: 1 };
+    const json = escapeJson(JSON.stringify(value));
+    expect(json).not.toMatch(/[\u0085\u202a-\u202e\u2028]/);
+    expect(json).toContain('\\u202e');
+    expect(JSON.parse(json)).toEqual(value);
   });
 });
 
@@ -88,6 +96,44 @@ describe('pagination', () => {
     const moved = [{ text: 'new', act: 0 }, ...lines];
     expect(moved[resumeIndex(moved, p.cursor!)]!.text).toBe(lines[p.end]!.text);
     expect(resumeIndex(lines.slice(0, 5), { ...p.cursor!, anchor: 'zzzzzzzz.1' })).toBe(5);
+  });
+  it('never exceeds max_chars, header and coverage included, whatever the title, URL or line lengths', () => {
+    const hostile = {
+      title: 'T\u202E'.repeat(3000),
+      url: `http://x/${'q'.repeat(5000)}`,
+      document: 'abcdefgh',
+      visited: 123456,
+      dropped: 7,
+    };
+    const nodes: SnapNode[] = [
+      { role: 'heading', name: 'Top', handle: 'abcdefgh.1' },
+      { role: 'row', handle: 'abcdefgh.2', children: Array.from({ length: 60 }, (_, i) => ({ role: 'cell', name: `cell ${i} "${'w'.repeat(280)}"` })) },
+      { role: 'textbox', name: 'Notes', value: `v\n${'z'.repeat(9000)}`, handle: 'abcdefgh.3', act: 1 },
+      { role: 'text', name: '\u2066'.repeat(4000) },
+      ...tree,
+    ];
+    const all = toLines(nodes);
+    for (const budget of [500, 777, 2000, 24_000]) {
+      let start = 0;
+      let shown = 0;
+      for (let guard = 0; guard < 500; guard++) {
+        const p = paginate(all, start, budget, hostile, 'f');
+        expect(p.text.length, `budget ${budget} from line ${start}`).toBeLessThanOrEqual(budget);
+        const body = p.text.split('\n').slice(1, -1);
+        for (const line of body) {
+          // Quotes stay balanced (escapes aside) even in a cut line, so page text never runs into Oriel's words.
+          expect(line.replace(/\\./g, '').split('"').length % 2, line.slice(0, 80)).toBe(1);
+        }
+        shown += p.shown;
+        if (!p.cursor) break;
+        start = resumeIndex(all, p.cursor);
+      }
+      expect(shown).toBe(all.length);
+    }
+    // A cut line keeps its handle, so the element can still be acted on.
+    const page = paginate(all, 2, 500, hostile, 'f');
+    expect(page.text.split('\n')[1]).toMatch(/^textbox "Notes" value="v\\nz+"…\(\+\d+\) @abcdefgh\.3$/);
+    expect(paginate(all, 0, 500, hostile, 'f').text.split('\n')[0]).toMatch(/^page "(T\\u\{202e\})+T?…\(\+\d+\)" http:\/\/x\/q+…\(\+\d+\) doc=abcdefgh$/);
   });
   it('rejects strings that are not cursors', () => {
     expect(decodeCursor('12~x~1')).toBeUndefined();

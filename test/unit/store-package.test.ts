@@ -136,7 +136,8 @@ describe('web-ext lint on the Firefox build', () => {
     } finally {
       rmSync(artifacts, { recursive: true, force: true });
     }
-  });
+    // web-ext lints every file of the build on one core: seconds when idle, over a minute on a loaded machine.
+  }, 240_000);
 });
 
 describe('eval and the Function constructor in shipped code', () => {

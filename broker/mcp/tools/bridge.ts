@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { BRIDGE_LIMITS, MAX_AWAIT_MS, jsonBytes, type BridgeMessage } from '../../../shared/bridge.js';
 import { SendMessageResult } from '../../../shared/ops.js';
 import { orielError } from '../../../shared/errors.js';
+import { escapeBare, escapeJson } from '../../../shared/snapshot/escape.js';
 import { defineTool } from './types.js';
 
 /** Longest rendering of one message's data in the text a model reads, characters (the structured result has it all). */
@@ -33,10 +34,10 @@ export const sendMessage = defineTool({
 
 /** One message as a line: number, document (marked when it is not the one shown now), origin, time and the quoted data. */
 function line(m: BridgeMessage, current: string | undefined): string {
-  const json = JSON.stringify(m.data) ?? 'null';
+  const json = escapeJson(JSON.stringify(m.data) ?? 'null');
   const shown = json.length > MAX_SHOWN_CHARS ? `${json.slice(0, MAX_SHOWN_CHARS)}… [${json.length - MAX_SHOWN_CHARS} more characters in structuredContent]` : json;
   const earlier = current !== undefined && m.document !== current ? ', an earlier document' : '';
-  return `#${m.seq} doc=${m.document}${earlier} ${m.origin} ${m.at}: ${shown}`;
+  return `#${m.seq} doc=${m.document}${earlier} ${escapeBare(m.origin)} ${m.at}: ${shown}`;
 }
 
 export const awaitMessage = defineTool({

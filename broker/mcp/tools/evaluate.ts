@@ -1,6 +1,7 @@
 // evaluate: the escape hatch — one JavaScript expression in the page's main world (SPEC §4). Needs the exec grant.
 // Page side: extension/background/ops/evaluate.ts.
 import { EvaluateArgs, EvaluateResult } from '../../../shared/ops.js';
+import { escapeJson } from '../../../shared/snapshot/escape.js';
 import { defineTool } from './types.js';
 
 export const evaluate = defineTool({
@@ -15,7 +16,7 @@ export const evaluate = defineTool({
   async handler(args, ctx) {
     const timeoutMs = (args.timeout_ms ?? 10_000) + 5_000;
     const value = EvaluateResult.parse(await ctx.callPage('evaluate', args, { timeoutMs }));
-    const json = value.value === undefined ? 'undefined' : JSON.stringify(value.value);
+    const json = value.value === undefined ? 'undefined' : escapeJson(JSON.stringify(value.value));
     return { structured: value, text: `${value.type}: ${json}${value.truncated ? ' [truncated]' : ''}` };
   },
 });

@@ -4,6 +4,7 @@ import { TypeArgs, TypeResult } from '../../../shared/ops.js';
 import { SelectOptionsArgs, SelectOptionsResult } from '../../../shared/input-ops.js';
 import { dialogNote } from './dialogs.js';
 import { orielError } from '../../../shared/errors.js';
+import { quote } from '../../../shared/snapshot/escape.js';
 import { defineTool } from './types.js';
 
 export const type = defineTool({
@@ -19,7 +20,7 @@ export const type = defineTool({
     if ((args.handle === undefined) === (args.selector === undefined)) throw orielError('invalid_argument', 'Give exactly one of handle or selector.', { next: 'snapshot' });
     const timeoutMs = (args.timeout_ms ?? 5_000) + 5_000;
     const value = TypeResult.parse(await ctx.callPage('type', args, { timeoutMs }));
-    const shown = value.redacted ? 'a redacted value' : JSON.stringify(value.value ?? '');
+    const shown = value.redacted ? 'a redacted value' : quote(value.value ?? '');
     const effects = [value.submitted && 'submitted', value.navigation_started && 'navigation started', value.dom_changed && 'page changed'].filter(Boolean).join(', ');
     const focus = value.focused ? ` Focus moved on to ${value.focused}.` : '';
     return { structured: value, text: `Typed into ${value.handle}; it now holds ${shown}${effects ? ` (${effects})` : ''}.${focus}${dialogNote(value.dialogs)}` };
@@ -38,7 +39,7 @@ export const selectOptions = defineTool({
   async handler(args, ctx) {
     if ((args.handle === undefined) === (args.selector === undefined)) throw orielError('invalid_argument', 'Give exactly one of handle or selector.', { next: 'snapshot' });
     const value = SelectOptionsResult.parse(await ctx.callPage('select_options', args, { timeoutMs: (args.timeout_ms ?? 5_000) + 5_000 }));
-    const shown = value.selected.length ? value.selected.map((s) => JSON.stringify(s)).join(', ') : 'nothing';
+    const shown = value.selected.length ? value.selected.map((s) => quote(s)).join(', ') : 'nothing';
     return { structured: value, text: `${value.handle} now has ${shown} selected.${dialogNote(value.dialogs)}` };
   },
 });

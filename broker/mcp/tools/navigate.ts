@@ -1,13 +1,14 @@
 // navigate: load a URL or move in history; every handle of the old document stops working.
 import { NavigateArgs, NavigateResult } from '../../../shared/ops.js';
 import { orielError } from '../../../shared/errors.js';
+import { escapeBare, quoteCapped } from '../../../shared/snapshot/escape.js';
 import { defineTool } from './types.js';
 
 export const navigate = defineTool({
   name: 'navigate',
   title: 'Load a URL or go back/forward/reload',
   description:
-    'Loads a URL in the shared tab, or goes back, forward or reloads, and waits for the page to load. Every handle from the old page stops working: take a new snapshot afterwards. Returns the new document id. Refuses javascript: and browser-internal URLs. To activate a link on the page prefer click.',
+    'Loads a URL in the shared tab, or goes back, forward or reloads, and waits for the page to load. Back and forward load again the previous or next page agents went through in this tab (URLs loaded or clicked to), not the browser history, which can skip pages opened without a user click. Every handle from the old page stops working: take a new snapshot afterwards. Returns the new document id. Refuses javascript: and browser-internal URLs. To activate a link on the page prefer click.',
   input: NavigateArgs,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   capability: 'act',
@@ -15,6 +16,6 @@ export const navigate = defineTool({
   async handler(args, ctx) {
     if ((args.url === undefined) === (args.action === undefined)) throw orielError('invalid_argument', 'Give exactly one of url or action.');
     const value = NavigateResult.parse(await ctx.callPage('navigate', args, { timeoutMs: (args.timeout_ms ?? 30_000) + 2_000 }));
-    return { structured: value, text: `Now at ${value.url} ("${value.title}")${value.document ? `, doc=${value.document}` : ''}. Take a snapshot to see the page.` };
+    return { structured: value, text: `Now at ${escapeBare(value.url)} (${quoteCapped(value.title, 300)})${value.document ? `, doc=${value.document}` : ''}. Take a snapshot to see the page.` };
   },
 });

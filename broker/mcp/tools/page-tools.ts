@@ -6,6 +6,7 @@ import { CallTabOperationResult, ListTabOperationsResult } from '../../../shared
 import { PageToolNameSchema, type PageTool } from '../../../shared/page-tools.js';
 import { orielError } from '../../../shared/errors.js';
 import { checkPageArguments } from '../page-schema.js';
+import { escapeJson, quote } from '../../../shared/snapshot/escape.js';
 import { defineTool } from './types.js';
 
 /** Longest schema shown in the text a model reads, characters (the structured result has it all). */
@@ -15,9 +16,9 @@ const MAX_RESULT_SHOWN = 20_000;
 
 function describeTool(t: PageTool): string {
   const kind = t.read_only ? 'read-only' : 'consequential: may change something; ask the user first if unsure';
-  const schema = t.input_schema ? JSON.stringify(t.input_schema) : '(over the size bound: cannot be called)';
+  const schema = t.input_schema ? escapeJson(JSON.stringify(t.input_schema)) : '(over the size bound: cannot be called)';
   const shown = schema.length > MAX_SCHEMA_SHOWN ? `${schema.slice(0, MAX_SCHEMA_SHOWN)}…` : schema;
-  return [`- ${t.name} ${JSON.stringify(t.title)} [${kind}]`, `  description: ${JSON.stringify(t.description)}`, `  input: ${shown}`].join('\n');
+  return [`- ${t.name} ${quote(t.title)} [${kind}]`, `  description: ${quote(t.description)}`, `  input: ${shown}`].join('\n');
 }
 
 export const listTabOperations = defineTool({
@@ -67,7 +68,7 @@ export const callTabOperation = defineTool({
     const value = CallTabOperationResult.parse(
       await ctx.callPage('call_tab_operation', { name: tool.name, arguments: input, document: listing.document, schema, timeout_ms: timeoutMs }, { timeoutMs: timeoutMs + 5_000 }),
     );
-    const json = value.truncated ? (value.preview ?? '') : (JSON.stringify(value.result) ?? 'undefined');
+    const json = escapeJson(value.truncated ? (value.preview ?? '') : (JSON.stringify(value.result) ?? 'undefined'));
     const shown = json.length > MAX_RESULT_SHOWN ? `${json.slice(0, MAX_RESULT_SHOWN)}…` : json;
     const cut = value.truncated || json.length > MAX_RESULT_SHOWN ? ` [cut: the whole result is ${value.chars} characters]` : '';
     return { structured: value, text: `${tool.name} returned (untrusted page content, doc=${value.document}): ${shown}${cut}` };

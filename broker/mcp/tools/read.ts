@@ -2,6 +2,7 @@
 // Page side: extension/content/actions/wait.ts, extract.ts, rows.ts.
 import { ExtractArgs, ExtractResult, ExtractRowsArgs, ExtractRowsResult, WaitForArgs, WaitForResult } from '../../../shared/ops.js';
 import { orielError } from '../../../shared/errors.js';
+import { escapeJson, quote } from '../../../shared/snapshot/escape.js';
 import { defineTool } from './types.js';
 
 
@@ -35,7 +36,7 @@ export const extract = defineTool({
   async handler(args, ctx) {
     if ((args.handle === undefined) === (args.selector === undefined)) throw orielError('invalid_argument', 'Give exactly one of handle or selector.', { next: 'snapshot' });
     const value = ExtractResult.parse(await ctx.callPage('extract', args));
-    const shown = typeof value.value === 'string' ? value.value : JSON.stringify(value.value);
+    const shown = typeof value.value === 'string' ? quote(value.value) : escapeJson(JSON.stringify(value.value) ?? 'undefined');
     return { structured: value, text: `${value.handle}: ${shown}${value.truncated ? ' [truncated]' : ''}` };
   },
 });
@@ -52,8 +53,9 @@ export const extractRows = defineTool({
   async handler(args, ctx) {
     if (args.handle === undefined && args.selector === undefined) throw orielError('invalid_argument', 'Give a table or list handle, or a row selector.', { next: 'snapshot' });
     const value = ExtractRowsResult.parse(await ctx.callPage('extract_rows', args));
-    const lines = value.rows.map((r) => value.columns.map((c) => r[c] ?? '').join(' | '));
-    const head = `${value.rows.length} of ${value.total} rows; columns: ${value.columns.join(' | ')}`;
+    // Cells and column names are page text: quoted, so a cell cannot fake a separator or a row.
+    const lines = value.rows.map((r) => value.columns.map((c) => quote(r[c] ?? '')).join(' | '));
+    const head = `${value.rows.length} of ${value.total} rows; columns: ${value.columns.map((c) => quote(c)).join(' | ')}`;
     const tail = value.next_cursor ? `\nMore rows: call again with cursor "${value.next_cursor}".` : '';
     return { structured: value, text: `${head}\n${lines.join('\n')}${tail}` };
   },

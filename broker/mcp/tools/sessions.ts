@@ -1,5 +1,6 @@
 // list_sessions: the shared tabs an agent may work in.
 import { z } from 'zod';
+import { escapeBare, quoteCapped } from '../../../shared/snapshot/escape.js';
 import { defineTool } from './types.js';
 
 export const listSessions = defineTool({
@@ -14,7 +15,7 @@ export const listSessions = defineTool({
     const sessions = ctx.listSessions();
     const omittable = sessions.length === 1;
     const lines = sessions.map(
-      (s) => `- ${s.id}  ${JSON.stringify(s.title.slice(0, 120))}  ${s.url.slice(0, 300)}  (${s.browser}${s.connected ? '' : ', reconnecting'}${s.active ? '' : ', background tab'}${s.opener ? `, opened by ${s.opener}` : ''})`,
+      (s) => `- ${s.id}  ${quoteCapped(s.title, 120)}  ${escapeBare(s.url.slice(0, 300))}  (${s.browser}${s.connected ? '' : ', reconnecting'}${s.active ? '' : ', background tab'}${s.opener ? `, opened by ${s.opener}` : ''})`,
     );
     const text =
       sessions.length === 0

@@ -13,7 +13,7 @@ export const snapshot = defineTool({
   timeout: { default: 30_000, max: 60_000 },
   async handler(args, ctx) {
     const value = SnapshotResult.parse(await ctx.callPage('snapshot', args));
-    const more = value.cursor ? `\n(truncated: call snapshot with cursor "${value.cursor}" to continue)` : '';
-    return { structured: value, text: value.text + more };
+    // The text is the outline as paginated within max_chars; its coverage line already says how to continue.
+    return { structured: value, text: value.text };
   },
 });

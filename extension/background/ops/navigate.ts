@@ -1,9 +1,11 @@
-// The `navigate` operation, run in the background: load a URL or move through history, wait for the top frame's
-// document per `wait_until`, and return the new document's id. MCP side: the lead's navigate tool in broker/mcp/tools.
+// The `navigate` operation, run in the background: load a URL, reload, or go back/forward along the pages agents went
+// through in the tab (nav-trail.ts), wait for the top frame's document per `wait_until`, and return the new document's
+// id. MCP side: broker/mcp/tools/navigate.ts.
 import { NavigateArgs, type NavigateResult } from '../../../shared/ops.js';
 import { orielError } from '../../../shared/errors.js';
 import { sendToFrame } from '../frames.js';
 import { scrubTabUrl } from '../secret-params.js';
+import { observe, readTrail, stepped, stepTarget, visit, writeTrail } from './nav-trail.js';
 
 type WaitUntil = 'load' | 'domcontentloaded' | 'none';
 
@@ -18,17 +20,37 @@ export async function navigate(tab: number, raw: Record<string, unknown>): Promi
   }
   const waitUntil: WaitUntil = args.wait_until ?? 'load';
   const current = await getTab(tab);
-  const target = args.url !== undefined ? checkUrl(args.url, current.url) : undefined;
+  // Back and forward move along the pages agents saw in this tab, not the browser's history (see nav-trail.ts).
+  const seen = await readTrail(tab);
+  const trail = observe(seen, current.url);
+  if (trail !== seen) await writeTrail(tab, trail);
+  const delta = args.action === 'back' ? -1 : args.action === 'forward' ? 1 : undefined;
+  let target: string | undefined;
+  if (args.url !== undefined) target = checkUrl(args.url, current.url);
+  else if (delta !== undefined) {
+    target = stepTarget(trail, delta);
+    if (target === undefined) {
+      throw orielError('navigation_failed', `There is no ${delta < 0 ? 'previous' : 'next'} page: back and forward move among the pages agents went through in this tab, and this is the ${delta < 0 ? 'first' : 'last'} of them.`, {
+        next: 'navigate with a url',
+      });
+    }
+  }
 
   const previous = await chrome.webNavigation.getFrame({ tabId: tab, frameId: 0 }).catch(() => null);
   const waiter = watchTopFrame(tab, waitUntil, args.timeout_ms ?? DEFAULT_TIMEOUT_MS, previous ?? undefined, target);
   try {
-    await start(tab, args.action, target);
+    await start(tab, target === undefined ? 'reload' : undefined, target);
     await waiter.done;
   } finally {
     waiter.dispose();
   }
   const after = await getTab(tab);
+  if (target !== undefined) {
+    // Where the tab landed: after redirects once loaded; the requested page when not waiting. The trail keeps the
+    // real URL (it must load it again); only what agents are shown is scrubbed.
+    const landed = waitUntil === 'none' ? target : (after.url ?? target);
+    await writeTrail(tab, delta === undefined ? visit(trail, landed) : stepped(trail, delta, landed));
+  }
   const shownUrl = await scrubTabUrl(tab, after.url ?? '');
   const result: NavigateResult = { url: shownUrl, title: after.title ?? '' };
   if (waitUntil !== 'none') {
@@ -78,18 +100,14 @@ export function checkUrl(url: string, base: string | undefined): string {
   return parsed.href;
 }
 
-async function start(tab: number, action: 'back' | 'forward' | 'reload' | undefined, url: string | undefined): Promise<void> {
+/** Loads `url` in the tab (back and forward too: the trail's page is loaded again), or reloads it. */
+async function start(tab: number, action: 'reload' | undefined, url: string | undefined): Promise<void> {
   try {
     if (url !== undefined) await chrome.tabs.update(tab, { url });
     else if (action === 'reload') await chrome.tabs.reload(tab);
-    else if (action === 'back') await chrome.tabs.goBack(tab);
-    else await chrome.tabs.goForward(tab);
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     if (/No tab with id|Invalid tab ID/i.test(message)) throw orielError('session_gone', 'The tab was closed.');
-    if (action === 'back' || action === 'forward') {
-      throw orielError('navigation_failed', `There is no ${action === 'back' ? 'previous' : 'next'} page in this tab's history.`, { next: 'navigate with a url' });
-    }
     throw orielError('navigation_failed', `The browser refused the navigation: ${message.slice(0, 200)}`);
   }
 }

@@ -123,20 +123,24 @@ export function checkPointerTarget(el: Element, opts: { requireEnabled: boolean;
   return { status: 'covered', reason: `it is covered by ${what}`, cover: what };
 }
 
-/** Resolves on the next animation frame, or after a task when the page is hidden (hidden pages get no frames). */
-export function nextFrame(): Promise<void> {
-  if (document.visibilityState === 'hidden') return nextTask();
+/**
+ * Resolves on the next animation frame (`true`), or after a task when the page is hidden (hidden pages get no
+ * frames), or after `fallbackMs` without a frame (`false`): some embedders stop frames without marking the page
+ * hidden, and a call must never hang on one. A loaded machine can also take longer than that between frames.
+ */
+export function nextFrame(fallbackMs = 100): Promise<boolean> {
+  if (document.visibilityState === 'hidden') return nextTask().then(() => false);
   return new Promise((resolve) => {
     let done = false;
-    const finish = () => {
+    const finish = (framed: boolean) => {
       if (!done) {
         done = true;
-        resolve();
+        clearTimeout(timer);
+        resolve(framed);
       }
     };
-    requestAnimationFrame(finish);
-    // Some embedders stop frames without marking the page hidden; never hang on one.
-    setTimeout(finish, 100);
+    requestAnimationFrame(() => finish(true));
+    const timer = setTimeout(() => finish(false), Math.max(0, fallbackMs));
   });
 }
 

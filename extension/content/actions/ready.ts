@@ -61,10 +61,26 @@ export async function whenActionable<T>(spec: TargetSpec, ctx: ContentContext, o
       if (first.ok) {
         const before = el.getBoundingClientRect();
         if (!mayBeMoving(el, before)) return act(el, first.at);
-        const clocks = document.visibilityState === 'hidden' ? geometryClocks(el) : [];
+        const hidden = document.visibilityState === 'hidden';
+        const clocks = geometryClocks(el);
+        // On a visible page, an animation or transition that moves the box and ends by itself decides: wait for it to
+        // finish (https://drafts.csswg.org/web-animations-1/#dom-animation-finished). Comparing boxes instead would
+        // let the machine's load decide, as a busy one renders frames late and far apart.
+        const ending = hidden ? [] : clocks.map(([a]) => a).filter((a) => Number.isFinite(a.effect?.getComputedTiming().endTime ?? Infinity));
+        if (ending.length > 0) {
+          ({ reason, cover } = { reason: 'it is moving (an animation or transition runs on it or an ancestor)', cover: undefined });
+          const left = deadline - performance.now();
+          if (left <= 0) throw notActionable(spec, reason, opts.timeoutMs, cover, true);
+          await finishedOrDeadline(ending, left, ctx.signal);
+          continue;
+        }
         // Stable: the same box in two consecutive frames (an animating element would be clicked where it was).
         // Without frames (hidden page), give a running geometry animation's clock a moment to show whether it runs.
-        if (clocks.length > 0) await new Promise((r) => setTimeout(r, 20));
+        // With an endless one running on a visible page, only a rendered frame tells: animations advance frame by
+        // frame, so a box measured again without a new frame looks still however late the frame comes.
+        let framed = true;
+        if (hidden && clocks.length > 0) await new Promise((r) => setTimeout(r, 20));
+        else if (clocks.length > 0) framed = await nextFrame(deadline - performance.now());
         else await nextFrame();
         const again = resolveNow(spec, ctx, opts.redactor);
         if (again === el) {
@@ -72,8 +88,13 @@ export async function whenActionable<T>(spec: TargetSpec, ctx: ContentContext, o
           lastRect.set(el, after);
           const final = check(el, opts);
           // Hidden pages render no frames, so a moving box can look still: there, a geometry animation whose clock
-          // advanced counts as motion (Firefox advances it; Chromium pauses it, and the box then stays put).
-          const still = sameRect(before, after) && !clocks.some(([a, t]) => a.playState === 'running' && a.currentTime !== t);
+          // advanced counts as motion (Firefox advances it; Chromium pauses it, and the box then stays put). Anywhere,
+          // an animation still waiting to start (`pending`, as just after a load on a busy machine) holds the box at
+          // its first keyframe for a while and is about to move it.
+          const still =
+            framed &&
+            sameRect(before, after) &&
+            !clocks.some(([a, t]) => a.playState === 'running' && (a.pending || (hidden && a.currentTime !== t)));
           if (final.ok && still) return act(el, final.at);
           ({ reason, cover } = final.ok ? { reason: 'it is still moving (animating or being laid out)', cover: undefined } : final);
         } else {
@@ -90,6 +111,20 @@ export async function whenActionable<T>(spec: TargetSpec, ctx: ContentContext, o
     if (left <= 0) throw notActionable(spec, reason, opts.timeoutMs, cover, true);
     await settleOrChange(Math.min(BACKOFF[Math.min(attempt, BACKOFF.length - 1)]!, left), ctx.signal);
   }
+}
+
+/** Resolves when every animation in `animations` has finished or was cancelled, after `ms`, or when `signal` aborts. */
+function finishedOrDeadline(animations: Animation[], ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done);
+    void Promise.allSettled(animations.map((a) => a.finished)).then(done);
+  });
 }
 
 function notActionable(spec: TargetSpec, reason: string, waited: number, cover: string | undefined, retryable: boolean) {
