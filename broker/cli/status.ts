@@ -39,7 +39,10 @@ export function formatStatus(status: ControlStatus, now: Date = new Date()): str
     lines.push(`  ${b.name} ${b.version}  instance ${b.instance}  extension ${b.extension_id}${b.connected ? '' : '  (disconnected)'}`);
   }
   lines.push(`Sessions: ${status.sessions.length}`);
-  for (const s of status.sessions) lines.push(`  ${s.id}  ${JSON.stringify(s.title)}  ${s.url}  (${s.browser})`);
+  for (const s of status.sessions) {
+    const held = s.lease ? `  held by ${JSON.stringify(s.lease.client)} until ${s.lease.expires_at}` : '';
+    lines.push(`  ${s.id}  ${JSON.stringify(s.title)}  ${s.url}  (${s.browser})${held}`);
+  }
   lines.push(`MCP clients: ${status.clients}`);
   return lines.join('\n') + '\n';
 }

@@ -183,7 +183,9 @@ function serveControl(hub: Hub, socket: net.Socket, initial: Uint8Array): void {
         browsers: hub.browserList(),
         sessions: hub.sessions.all().map((s) => {
           const bridge = hub.bridge.stats(s.id);
-          return { id: s.id, title: s.info.title, url: s.info.url, browser: s.browser, ...(bridge && { bridge }) };
+          const held = hub.leaseOf(s.id);
+          const lease = held && { client: held.holder.name, expires_at: new Date(held.expiresAt).toISOString(), max_until: new Date(held.maxUntil).toISOString() };
+          return { id: s.id, title: s.info.title, url: s.info.url, browser: s.browser, ...(bridge && { bridge }), ...(lease && { lease }) };
         }),
         clients: hub.clients.size,
       };
