@@ -117,6 +117,8 @@ export const ControlStatusSchema = z.object({
       browser: z.string(),
       /** What the hub holds of this session's bridge messages (bounded: docs/bridge.md). */
       bridge: z.object({ messages: z.number().int(), bytes: z.number().int(), last_seq: z.number().int() }).optional(),
+      /** Calls queued or running on the session. */
+      queued: z.number().int().optional(),
       /** The client holding the session under a lease (its `clientInfo.name`), and until when (ISO 8601). */
       lease: z.object({ client: z.string(), expires_at: z.string(), max_until: z.string() }).optional(),
     }),

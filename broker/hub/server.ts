@@ -185,7 +185,7 @@ function serveControl(hub: Hub, socket: net.Socket, initial: Uint8Array): void {
           const bridge = hub.bridge.stats(s.id);
           const held = hub.leaseOf(s.id);
           const lease = held && { client: held.holder.name, expires_at: new Date(held.expiresAt).toISOString(), max_until: new Date(held.maxUntil).toISOString() };
-          return { id: s.id, title: s.info.title, url: s.info.url, browser: s.browser, ...(bridge && { bridge }), ...(lease && { lease }) };
+          return { id: s.id, title: s.info.title, url: s.info.url, browser: s.browser, queued: hub.scheduler.depth(s.id), ...(bridge && { bridge }), ...(lease && { lease }) };
         }),
         clients: hub.clients.size,
       };
