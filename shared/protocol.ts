@@ -108,7 +108,8 @@ export const ControlStatusSchema = z.object({
   t: z.literal('status'),
   pid: z.number().int(),
   started_at: z.string(),
-  browsers: z.array(BrowserInfoSchema.extend({ connected: z.boolean() })),
+  /** `since`: when the browser's current connection opened (ISO 8601); a restarted background opens a new one. */
+  browsers: z.array(BrowserInfoSchema.extend({ connected: z.boolean(), since: z.string().optional() })),
   sessions: z.array(
     z.object({
       id: z.string(),

@@ -92,6 +92,8 @@ export class Hub {
   readonly startedAt = new Date();
   private readonly browsers = new Map<string, BrowserLink>();
   private readonly graceTimers = new Map<string, NodeJS.Timeout>();
+  /** When each browser connection was attached, ms since the Unix epoch. */
+  private readonly since = new WeakMap<BrowserLink, number>();
   /** Who runs next on each session: arrival order, leases, bounds. */
   readonly scheduler = new Scheduler();
   private readonly pending = new Map<number, PendingCall>();
@@ -118,9 +120,11 @@ export class Hub {
   }
 
   /** Browsers currently connected or within their reconnect grace. */
-  browserList(): Array<BrowserInfo & { connected: boolean }> {
-    const out: Array<BrowserInfo & { connected: boolean }> = [];
-    for (const [instance, link] of this.browsers) out.push({ ...link.info, connected: !this.graceTimers.has(instance) });
+  browserList(): Array<BrowserInfo & { connected: boolean; since: string }> {
+    const out: Array<BrowserInfo & { connected: boolean; since: string }> = [];
+    for (const [instance, link] of this.browsers) {
+      out.push({ ...link.info, connected: !this.graceTimers.has(instance), since: new Date(this.since.get(link) ?? 0).toISOString() });
+    }
     return out;
   }
 
@@ -142,6 +146,7 @@ export class Hub {
       old.close();
     }
     this.browsers.set(instance, link);
+    this.since.set(link, Date.now());
     this.sessions.setTabs(instance, link.info.name, tabs);
     this.resumeNavigations(instance, tabs);
     this.log.info('browser connected', { browser: link.info.name, instance, tabs: tabs.length });
