@@ -103,7 +103,21 @@ export const ContentResponseSchema = z.union([
 export type ContentResponse = z.infer<typeof ContentResponseSchema>;
 
 /** Control requests on a `control` hub connection (used by `oriel status` and `oriel doctor`), one frame each way. */
-export const ControlRequestSchema = z.object({ t: z.literal('status') });
+export const ControlRequestSchema = z.discriminatedUnion('t', [
+  z.object({ t: z.literal('status') }),
+  /**
+   * `oriel serve --http`: serve MCP over HTTP on a loopback address for as long as this connection stays open. The
+   * token is the bearer token clients must send (the socket is private to the user); the hub never logs it.
+   */
+  z.object({ t: z.literal('serve_http'), host: z.string().max(100), port: z.number().int().min(0).max(65_535), token: z.string().min(32).max(200) }),
+]);
+export type ControlRequest = z.infer<typeof ControlRequestSchema>;
+/** The hub's answer to `serve_http`: where it serves, or why it cannot. */
+export const ControlServingSchema = z.discriminatedUnion('t', [
+  z.object({ t: z.literal('serving'), url: z.string() }),
+  z.object({ t: z.literal('refused'), reason: z.string().max(500) }),
+]);
+export type ControlServing = z.infer<typeof ControlServingSchema>;
 export const ControlStatusSchema = z.object({
   t: z.literal('status'),
   pid: z.number().int(),

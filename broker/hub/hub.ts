@@ -100,6 +100,7 @@ export class Hub {
   /** Per browser instance: the folder the person lets agents upload files from (policy events). */
   private readonly uploadFolders = new Map<string, string>();
   private nextId = 1;
+  private holds = 0;
 
   constructor(private readonly log: Logger) {
     this.sessions.onEnded = (ids) => {
@@ -130,7 +131,17 @@ export class Hub {
 
   /** Whether anything still needs the hub (for the idle exit). */
   get busy(): boolean {
-    return this.browsers.size > 0 || this.clients.size > 0;
+    return this.browsers.size > 0 || this.clients.size > 0 || this.holds > 0;
+  }
+
+  /** Keeps the hub from its idle exit (e.g. while it serves HTTP) until the returned function is called. */
+  hold(): () => void {
+    this.holds++;
+    let released = false;
+    return () => {
+      if (!released) this.holds--;
+      released = true;
+    };
   }
 
   /** A browser said hello: adopt it (replacing an older link of the same instance) and its shared tabs. */
