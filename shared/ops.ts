@@ -272,6 +272,15 @@ export const DocumentResult = z.object({ document: z.string(), url: z.string(), 
 /** `cancel`: abort the content side of call `call` (best effort). */
 export const CancelArgs = z.object({ call: z.number().int() }).strict();
 
+/**
+ * `lifeline`: the top frame of a shared tab holds (or drops) a port to the background, so that a background the browser
+ * stopped (service worker) or suspended (event page) is started again by the port's reconnection.
+ */
+export const LifelineArgs = z.object({ hold: z.boolean() }).strict();
+
+/** Name of the lifeline port (runtime.connect from a content script to the background). */
+export const LIFELINE_PORT = 'oriel-lifeline';
+
 /** `element_rect`: scroll one element into view and report its box in viewport CSS pixels (screenshot crops by it). */
 export const ElementRectArgs = TargetArgs;
 export const ElementRectResult = z.object({
@@ -339,6 +348,7 @@ export const OPS = {
   call_tab_operation: { args: CallTabOperationArgs, result: CallTabOperationResult, capability: 'exec', site: 'content', public: true },
   document: { args: DocumentArgs, result: DocumentResult, capability: 'none', site: 'content', public: false },
   cancel: { args: CancelArgs, result: z.null(), capability: 'none', site: 'content', public: false },
+  lifeline: { args: LifelineArgs, result: z.null(), capability: 'none', site: 'content', public: false },
   element_rect: { args: ElementRectArgs, result: ElementRectResult, capability: 'read', site: 'content', public: false },
   redaction_boxes: { args: RedactionBoxesArgs, result: RedactionBoxesResult, capability: 'read', site: 'content', public: false },
   'snapshot.walk': { args: SnapshotWalkArgs, result: z.unknown(), capability: 'read', site: 'content', public: false },

@@ -103,12 +103,27 @@ export const ContentResponseSchema = z.union([
 export type ContentResponse = z.infer<typeof ContentResponseSchema>;
 
 /** Control requests on a `control` hub connection (used by `oriel status` and `oriel doctor`), one frame each way. */
-export const ControlRequestSchema = z.object({ t: z.literal('status') });
+export const ControlRequestSchema = z.discriminatedUnion('t', [
+  z.object({ t: z.literal('status') }),
+  /**
+   * `oriel serve --http`: serve MCP over HTTP on a loopback address for as long as this connection stays open. The
+   * token is the bearer token clients must send (the socket is private to the user); the hub never logs it.
+   */
+  z.object({ t: z.literal('serve_http'), host: z.string().max(100), port: z.number().int().min(0).max(65_535), token: z.string().min(32).max(200) }),
+]);
+export type ControlRequest = z.infer<typeof ControlRequestSchema>;
+/** The hub's answer to `serve_http`: where it serves, or why it cannot. */
+export const ControlServingSchema = z.discriminatedUnion('t', [
+  z.object({ t: z.literal('serving'), url: z.string() }),
+  z.object({ t: z.literal('refused'), reason: z.string().max(500) }),
+]);
+export type ControlServing = z.infer<typeof ControlServingSchema>;
 export const ControlStatusSchema = z.object({
   t: z.literal('status'),
   pid: z.number().int(),
   started_at: z.string(),
-  browsers: z.array(BrowserInfoSchema.extend({ connected: z.boolean() })),
+  /** `since`: when the browser's current connection opened (ISO 8601); a restarted background opens a new one. */
+  browsers: z.array(BrowserInfoSchema.extend({ connected: z.boolean(), since: z.string().optional() })),
   sessions: z.array(
     z.object({
       id: z.string(),
@@ -117,6 +132,10 @@ export const ControlStatusSchema = z.object({
       browser: z.string(),
       /** What the hub holds of this session's bridge messages (bounded: docs/bridge.md). */
       bridge: z.object({ messages: z.number().int(), bytes: z.number().int(), last_seq: z.number().int() }).optional(),
+      /** Calls queued or running on the session. */
+      queued: z.number().int().optional(),
+      /** The client holding the session under a lease (its `clientInfo.name`), and until when (ISO 8601). */
+      lease: z.object({ client: z.string(), expires_at: z.string(), max_until: z.string() }).optional(),
     }),
   ),
   clients: z.number().int(),

@@ -113,3 +113,67 @@ export function clientConfig(client: McpClient, run: { nodePath: string; cliPath
       };
   }
 }
+
+/** Name of the environment variable the Codex form reads the token from (Codex refuses a token inline). */
+export const TOKEN_ENV = 'ORIEL_HTTP_TOKEN';
+
+/**
+ * The HTTP form of the configuration (`oriel config <client> --http`), for clients that prefer Streamable HTTP to
+ * starting `oriel mcp`: the URL of `oriel serve --http` and the bearer token (a secret: the snippet is for the
+ * client's own configuration). `undefined` for clients whose configuration file takes stdio servers only.
+ */
+export function clientHttpConfig(client: McpClient, http: { url: string; token: string; tokenPath: string; os: HostOs }): ClientConfig | undefined {
+  const authorization = `Bearer ${http.token}`;
+  const serve = `Run \`oriel serve --http\` (keep it running) before starting the client.`;
+  switch (client) {
+    case 'claude-desktop':
+      return undefined;
+    case 'claude-code':
+      return {
+        client,
+        format: 'shell',
+        snippet:
+          ['claude', 'mcp', 'add', '--scope', 'user', '--transport', 'http', SERVER_NAME, http.url, '--header', `Authorization: ${authorization}`].map((w) => shellWord(w, http.os)).join(' ') + '\n',
+        where: ['Run this command (it holds the token: keep it out of shared shell history).', serve],
+      };
+    case 'cursor':
+      return {
+        client,
+        format: 'json',
+        snippet: json({ mcpServers: { [SERVER_NAME]: { url: http.url, headers: { Authorization: authorization } } } }),
+        where: ['Merge into "mcpServers" of ~/.cursor/mcp.json (or <project>/.cursor/mcp.json); it holds the token.', serve],
+      };
+    case 'vscode':
+      return {
+        client,
+        format: 'json',
+        snippet: json({ servers: { [SERVER_NAME]: { type: 'http', url: http.url, headers: { Authorization: authorization } } } }),
+        where: ['Merge into "servers" of an mcp.json (<workspace>/.vscode/mcp.json or your profile\'s); it holds the token.', serve],
+      };
+    case 'codex':
+      return {
+        client,
+        format: 'toml',
+        snippet: `[mcp_servers.${SERVER_NAME}]\nurl = ${tomlString(http.url)}\nbearer_token_env_var = ${tomlString(TOKEN_ENV)}\n`,
+        where: [
+          `Append to ~/.codex/config.toml, and start Codex with ${TOKEN_ENV} set to the token in ${http.tokenPath}`,
+          `(e.g. export ${TOKEN_ENV}="$(cat ${shellWord(http.tokenPath, http.os)})"); Codex does not take the token inline.`,
+          serve,
+        ],
+      };
+    case 'windsurf':
+      return {
+        client,
+        format: 'json',
+        snippet: json({ mcpServers: { [SERVER_NAME]: { serverUrl: http.url, headers: { Authorization: authorization } } } }),
+        where: ['Merge into "mcpServers" of ~/.codeium/windsurf/mcp_config.json; it holds the token.', serve],
+      };
+    case 'generic':
+      return {
+        client,
+        format: 'json',
+        snippet: json({ name: SERVER_NAME, transport: 'streamable-http', url: http.url, headers: { Authorization: authorization } }),
+        where: ['Any MCP client that speaks Streamable HTTP: POST to "url" with the "Authorization" header. It holds the token.', serve],
+      };
+  }
+}

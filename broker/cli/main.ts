@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The `oriel` command line: relays (mcp, native-host), the hub, and the setup commands from setup.ts.
+// The `oriel` command line: relays (mcp, native-host), the hub, `serve --http`, and the setup commands from setup.ts.
 import { Command } from 'commander';
 import { runHub } from '../hub/server.js';
 import { runMcpRelay } from '../mcp/relay.js';
@@ -7,6 +7,8 @@ import { runNativeHost } from '../native-host/relay.js';
 import { SERVER_VERSION } from '../common/version.js';
 import { serveClient } from '../mcp/connection.js';
 import { registerSetupCommands } from './setup.js';
+import { startHttpServer, DEFAULT_HTTP_PORT } from '../mcp/http.js';
+import { runServe, ServeRefused } from './serve.js';
 
 const program = new Command('oriel')
   .description('Let MCP agents work in the browser tabs you share.')
@@ -34,8 +36,24 @@ program
   .description('run the per-user hub in the foreground (normally started on demand)')
   .option('--idle-ms <ms>', 'exit after this long with no browser and no client')
   .action(async (opts: { idleMs?: string }) => {
-    await runHub({ serveClient, ...(opts.idleMs && { idleMs: Number(opts.idleMs) }) });
+    await runHub({ serveClient, startHttp: startHttpServer, ...(opts.idleMs && { idleMs: Number(opts.idleMs) }) });
     process.exit(0);
+  });
+
+program
+  .command('serve')
+  .description('serve MCP over Streamable HTTP on a loopback address while this runs (off unless --http)')
+  .option('--http', 'serve MCP over Streamable HTTP (bearer token, loopback only)')
+  .option('--port <port>', 'TCP port (0 picks a free one)', String(DEFAULT_HTTP_PORT))
+  .option('--host <host>', 'loopback address to bind: 127.0.0.1, ::1 or localhost', '127.0.0.1')
+  .action(async (opts: { http?: boolean; port: string; host: string }) => {
+    try {
+      process.exit(await runServe(opts));
+    } catch (err) {
+      if (!(err instanceof ServeRefused)) throw err;
+      process.stderr.write(`oriel serve: ${err.message}\n`);
+      process.exit(err.code);
+    }
   });
 
 registerSetupCommands(program);

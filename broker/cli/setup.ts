@@ -3,7 +3,9 @@
 import { Argument, Option, type Command } from 'commander';
 import { hubSocketPath, runtimeDirIssue } from '../common/paths.js';
 import { BROWSER_NAMES, type BrowserName } from './browsers.js';
-import { clientConfig, MCP_CLIENTS, type McpClient } from './client-config.js';
+import { clientConfig, clientHttpConfig, MCP_CLIENTS, type McpClient } from './client-config.js';
+import { httpToken, httpTokenPath } from '../common/http-token.js';
+import { DEFAULT_HTTP_PORT, MCP_PATH } from '../mcp/http.js';
 import { currentContext, SetupError, type SetupContext } from './context.js';
 import { queryHubStatus } from './control.js';
 import { formatDoctor, runDoctor } from './doctor.js';
@@ -185,10 +187,25 @@ export function registerSetupCommands(program: Command, io: SetupIo = defaultIo)
     .description('print the MCP server configuration for a client')
     .addArgument(new Argument('<client>', 'the MCP client').choices(MCP_CLIENTS))
     .option('--json', 'machine-readable output: {client, format, snippet, where}')
+    .option('--http', 'the Streamable HTTP form, for `oriel serve --http` (includes the bearer token)')
+    .option('--port <port>', 'the port `oriel serve --http` uses', String(DEFAULT_HTTP_PORT))
     .action(
-      guarded(io, async (client: McpClient, flags: { json?: boolean }) => {
+      guarded(io, async (client: McpClient, flags: { json?: boolean; http?: boolean; port: string }) => {
         const ctx = io.context();
-        const config = clientConfig(client, { nodePath: ctx.nodePath, cliPath: ctx.cliPath, os: ctx.os });
+        let config = clientConfig(client, { nodePath: ctx.nodePath, cliPath: ctx.cliPath, os: ctx.os });
+        if (flags.http) {
+          const port = Number(flags.port);
+          if (!Number.isInteger(port) || port < 1 || port > 65_535) {
+            io.err(`--port must be a port number (1-65535), not ${JSON.stringify(flags.port)}\n`);
+            return 2;
+          }
+          const http = clientHttpConfig(client, { url: `http://127.0.0.1:${port}${MCP_PATH}`, token: httpToken(ctx.dirs), tokenPath: httpTokenPath(ctx.dirs), os: ctx.os });
+          if (!http) {
+            io.err(`${client} takes MCP servers it starts itself (stdio) in its configuration file: use \`oriel config ${client}\` without --http.\n`);
+            return 2;
+          }
+          config = http;
+        }
         if (!/\.(?:mjs|cjs|js)$/.test(ctx.cliPath)) io.err(`warning: ${ctx.cliPath} is not the built CLI; run this from dist/broker/oriel.mjs\n`);
         if (flags.json) io.out(JSON.stringify(config) + '\n');
         else {

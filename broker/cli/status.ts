@@ -41,7 +41,10 @@ export function formatStatus(status: ControlStatus, now: Date = new Date()): str
   }
   lines.push(`Sessions: ${status.sessions.length}`);
   // Titles and URLs come from pages: escaped so a title cannot reorder or forge the lines of this report.
-  for (const s of status.sessions) lines.push(`  ${s.id}  ${quote(s.title)}  ${escapeBare(s.url)}  (${escapeBare(s.browser)})`);
+  for (const s of status.sessions) {
+    const held = s.lease ? `  held by ${quote(s.lease.client)} until ${s.lease.expires_at}` : '';
+    lines.push(`  ${s.id}  ${quote(s.title)}  ${escapeBare(s.url)}  (${escapeBare(s.browser)})${held}`);
+  }
   lines.push(`MCP clients: ${status.clients}`);
   return lines.join('\n') + '\n';
 }

@@ -1,12 +1,13 @@
-// The hub's state: connected browsers, the session table, per-session queues and pending page calls (SPEC §1, §7).
-// Socket plumbing lives in server.ts; MCP connections in broker/mcp.
+// The hub's state: connected browsers, the session table, the scheduler (queues and leases) and pending page calls
+// (docs/architecture.md). Socket plumbing lives in server.ts; MCP connections in broker/mcp.
 import { errorData, OrielError } from '../../shared/errors.js';
 import type { BrowserEvent, BrowserInfo, BrowserToHub, HubToBrowser, TabInfo } from '../../shared/protocol.js';
 import { OPS, type PublicOpName } from '../../shared/ops.js';
 import { remainingMs, type Caller, type PageCall } from '../../shared/call.js';
 import type { Logger } from '../common/log.js';
 import { RECONNECT_GRACE_MS, SessionTable, sessionId, type Session } from './sessions.js';
-import { SessionQueue } from './queue.js';
+import { Scheduler } from './scheduler.js';
+import { expiresAt, type Lease, type LeaseInfo } from './leases.js';
 import { HubEvents } from './events.js';
 import { ClientTable } from './clients.js';
 import { BridgeBuffers } from './bridge.js';
@@ -25,6 +26,12 @@ interface PendingCall {
   session: string;
   instance: string;
   tab: number;
+  /** The caller's client id (its calls are cancelled when it disconnects). */
+  client: string;
+  /** The tab's top document when the call was sent (a surviving navigate completes on another one). */
+  documentBefore?: string;
+  /** Set when the browser went away while this navigate was pending: it completes with the tab's next document. */
+  survived?: boolean;
   resolve(value: unknown): void;
   reject(err: OrielError): void;
 }
@@ -37,12 +44,38 @@ export interface PageRequest {
   /** The operation's own arguments, already validated against its schema. */
   args: Record<string, unknown>;
   caller: Caller;
+  /** The lease the call runs under (it names the session when `session` is omitted). */
+  lease?: string;
   /** Guard: the top document id the caller expects (stale_document otherwise). */
   document?: string;
-  /** Absolute deadline, ms since the Unix epoch. */
+  /** Absolute deadline (covering the wait for its turn), ms since the Unix epoch. */
   deadline: number;
   /** Aborted when the client cancels the request. */
   signal?: AbortSignal;
+}
+
+/** A lease request ({@link Hub.acquireLease}). */
+export interface LeaseRequest {
+  session?: string;
+  caller: Caller;
+  /** Quoting a lease the caller holds renews it. */
+  lease?: string;
+  /** Inactivity TTL, ms (default and bounds: ./leases.ts). */
+  ttlMs?: number;
+  /** Until when to wait for a session another client holds, ms since the Unix epoch. */
+  deadline: number;
+  signal?: AbortSignal;
+}
+
+/** A lease as its holder sees it. */
+export interface LeaseView {
+  lease: string;
+  session: string;
+  ttlMs: number;
+  /** When it lapses without further calls, ms since the Unix epoch. */
+  expiresAt: number;
+  /** Its hard end, ms since the Unix epoch. */
+  maxUntil: number;
 }
 
 /** The hub answers a call this long after its deadline at the latest, so the browser's own diagnosis arrives first, ms. */
@@ -59,11 +92,15 @@ export class Hub {
   readonly startedAt = new Date();
   private readonly browsers = new Map<string, BrowserLink>();
   private readonly graceTimers = new Map<string, NodeJS.Timeout>();
-  private readonly queues = new Map<string, SessionQueue>();
+  /** When each browser connection was attached, ms since the Unix epoch. */
+  private readonly since = new WeakMap<BrowserLink, number>();
+  /** Who runs next on each session: arrival order, leases, bounds. */
+  readonly scheduler = new Scheduler();
   private readonly pending = new Map<number, PendingCall>();
   /** Per browser instance: the folder the person lets agents upload files from (policy events). */
   private readonly uploadFolders = new Map<string, string>();
   private nextId = 1;
+  private holds = 0;
 
   constructor(private readonly log: Logger) {
     this.sessions.onEnded = (ids) => {
@@ -71,21 +108,40 @@ export class Hub {
       for (const call of this.pending.values()) {
         if (ended.has(call.session)) this.settle(call.id, new OrielError(errorData('session_gone', `Session ${call.session} ended while "${call.op}" was running: the user unshared or closed the tab.`)));
       }
-      for (const id of ids) this.queues.delete(id);
+      for (const id of ids) this.scheduler.sessionEnded(id);
       this.bridge.end(ids);
     };
+    // A client that leaves loses its leases at once; its waiting calls leave the queues, its running ones are cancelled.
+    this.events.on('client_gone', (caller) => {
+      this.scheduler.clientGone(caller.id);
+      for (const call of this.pending.values()) {
+        if (call.client === caller.id) this.settle(call.id, new OrielError(errorData('cancelled', `The client disconnected while "${call.op}" was running.`)));
+      }
+    });
   }
 
   /** Browsers currently connected or within their reconnect grace. */
-  browserList(): Array<BrowserInfo & { connected: boolean }> {
-    const out: Array<BrowserInfo & { connected: boolean }> = [];
-    for (const [instance, link] of this.browsers) out.push({ ...link.info, connected: !this.graceTimers.has(instance) });
+  browserList(): Array<BrowserInfo & { connected: boolean; since: string }> {
+    const out: Array<BrowserInfo & { connected: boolean; since: string }> = [];
+    for (const [instance, link] of this.browsers) {
+      out.push({ ...link.info, connected: !this.graceTimers.has(instance), since: new Date(this.since.get(link) ?? 0).toISOString() });
+    }
     return out;
   }
 
   /** Whether anything still needs the hub (for the idle exit). */
   get busy(): boolean {
-    return this.browsers.size > 0 || this.clients.size > 0;
+    return this.browsers.size > 0 || this.clients.size > 0 || this.holds > 0;
+  }
+
+  /** Keeps the hub from its idle exit (e.g. while it serves HTTP) until the returned function is called. */
+  hold(): () => void {
+    this.holds++;
+    let released = false;
+    return () => {
+      if (!released) this.holds--;
+      released = true;
+    };
   }
 
   /** A browser said hello: adopt it (replacing an older link of the same instance) and its shared tabs. */
@@ -95,8 +151,13 @@ export class Hub {
     if (grace) clearTimeout(grace);
     this.graceTimers.delete(instance);
     const old = this.browsers.get(instance);
-    if (old && old !== link) old.close();
+    if (old && old !== link) {
+      // The background restarted before its old connection was seen to close: that connection's calls are lost.
+      this.failInFlight(instance);
+      old.close();
+    }
     this.browsers.set(instance, link);
+    this.since.set(link, Date.now());
     this.sessions.setTabs(instance, link.info.name, tabs);
     this.resumeNavigations(instance, tabs);
     this.log.info('browser connected', { browser: link.info.name, instance, tabs: tabs.length });
@@ -132,10 +193,7 @@ export class Hub {
   detachBrowser(link: BrowserLink): void {
     const { instance } = link.info;
     if (this.browsers.get(instance) !== link) return;
-    for (const call of this.pending.values()) {
-      if (call.instance !== instance || call.op === 'navigate') continue;
-      this.settle(call.id, new OrielError(errorData('browser_disconnected', `The browser disconnected while "${call.op}" was running; it was not replayed. Check whether it took effect (snapshot) before retrying.`)));
-    }
+    this.failInFlight(instance);
     this.sessions.disconnect(instance);
     this.graceTimers.set(
       instance,
@@ -151,9 +209,21 @@ export class Hub {
     this.log.info('browser disconnected', { instance });
   }
 
+  /** Ordinary calls in flight on `instance` fail (never replayed); a pending navigate waits for the tab's next document. */
+  private failInFlight(instance: string): void {
+    for (const call of this.pending.values()) {
+      if (call.instance !== instance) continue;
+      if (call.op === 'navigate') call.survived = true;
+      else this.settle(call.id, new OrielError(errorData('browser_disconnected', `The browser disconnected while "${call.op}" was running; it was not replayed. Check whether it took effect (snapshot) before retrying.`)));
+    }
+  }
+
   /** One event the browser pushed: session facts are updated here; everything is also published on {@link events}. */
   private onBrowserEvent(instance: string, event: BrowserEvent): void {
-    if (event.kind === 'document') this.sessions.setDocument(instance, event.tab, event.document, event.url);
+    if (event.kind === 'document') {
+      this.sessions.setDocument(instance, event.tab, event.document, event.url);
+      this.resumeNavigations(instance, [{ tab: event.tab, document: event.document, url: event.url }]);
+    }
     if (event.kind === 'page_message') {
       const session = this.sessions.get(sessionId(instance, event.tab));
       // Only shared tabs feed the bridge; the background checks too, and an ended session's messages have no reader.
@@ -179,10 +249,48 @@ export class Hub {
    * session's queue is full), or the page's error.
    */
   async callPage(request: PageRequest): Promise<unknown> {
-    const session = this.sessions.resolve(request.session);
-    let queue = this.queues.get(session.id);
-    if (!queue) this.queues.set(session.id, (queue = new SessionQueue()));
-    return queue.run(() => this.dispatch(session.id, request), request.signal);
+    const session = this.resolveSession(request);
+    const { caller, lease, deadline, signal, op } = request;
+    return this.scheduler.run({ session: session.id, caller, deadline, label: op, ...(lease !== undefined && { lease }), ...(signal && { signal }) }, () =>
+      this.dispatch(session.id, request),
+    );
+  }
+
+  /**
+   * Gives the session to the caller across calls: at once when no other lease holds it, else when that lease ends
+   * (in turn with the session's other calls), unless `deadline` passes first.
+   * @throws OrielError: session errors, `timeout` (naming the holder), `cancelled`, `busy`, `lease_expired` or
+   *   `lease_invalid` (renewing a lease that is not the caller's).
+   */
+  async acquireLease(request: LeaseRequest): Promise<LeaseView> {
+    const session = this.resolveSession(request);
+    const { caller, lease, deadline, signal } = request;
+    const granted = await this.scheduler.acquire(
+      { session: session.id, caller, deadline, label: 'acquire_lease', ...(lease !== undefined && { lease }), ...(signal && { signal }) },
+      request.ttlMs,
+    );
+    return leaseView(granted);
+  }
+
+  /**
+   * Ends a lease the caller holds; the session's waiting calls go on.
+   * @throws OrielError `lease_expired`, `lease_invalid`.
+   */
+  releaseLease(id: string, caller: Caller): LeaseView {
+    return leaseView(this.scheduler.release(id, caller));
+  }
+
+  /** Who holds `session` and until when, if anyone. */
+  leaseOf(session: string): LeaseInfo | undefined {
+    return this.scheduler.leases.info(session);
+  }
+
+  /** The session a request names, or the one its lease is for when it names none. */
+  private resolveSession(request: { session?: string; lease?: string; caller: Caller }): Session {
+    if (request.session === undefined && request.lease !== undefined) {
+      return this.sessions.resolve(this.scheduler.leases.check(request.lease, request.caller).session);
+    }
+    return this.sessions.resolve(request.session);
   }
 
   private dispatch(sessionIdValue: string, request: PageRequest): Promise<unknown> {
@@ -216,6 +324,8 @@ export class Hub {
         session: session.id,
         instance: session.instance,
         tab: session.tab,
+        client: request.caller.id,
+        ...(session.info.document !== undefined && { documentBefore: session.info.document }),
         resolve: (v) => {
           clearTimeout(timer);
           signal?.removeEventListener('abort', onAbort);
@@ -255,12 +365,21 @@ export class Hub {
     } else call.resolve(value);
   }
 
-  /** After a reconnect, a navigate that was pending completes with the tab's new document (SPEC §7). */
-  private resumeNavigations(instance: string, tabs: TabInfo[]): void {
+  /**
+   * A navigate that was pending when the browser went away completes with the tab's next document, reported by the
+   * reconnected background (its hello, or a document event) — docs/architecture.md, "Disconnects".
+   */
+  private resumeNavigations(instance: string, tabs: Array<Pick<TabInfo, 'tab' | 'url' | 'document'> & { title?: string }>): void {
     for (const call of this.pending.values()) {
-      if (call.instance !== instance || call.op !== 'navigate') continue;
+      if (call.instance !== instance || call.op !== 'navigate' || !call.survived) continue;
       const tab = tabs.find((t) => t.tab === call.tab);
-      if (tab?.document) this.settle(call.id, undefined, { document: tab.document, url: tab.url, title: tab.title });
+      if (!tab?.document || tab.document === call.documentBefore) continue;
+      const title = tab.title ?? this.sessions.get(call.session)?.info.title ?? '';
+      this.settle(call.id, undefined, { document: tab.document, url: tab.url, title });
     }
   }
+}
+
+function leaseView(lease: Lease): LeaseView {
+  return { lease: lease.id, session: lease.session, ttlMs: lease.ttlMs, expiresAt: expiresAt(lease), maxUntil: lease.maxUntil };
 }

@@ -1,5 +1,6 @@
 // The hub process: one per user, on a private local socket; owns the Hub state and accepts relay connections
-// (browser = native-host relay, client = `oriel mcp`, control = `oriel status`/`doctor`). Started by broker/hub/spawn.ts.
+// (browser = native-host relay, client = `oriel mcp`, control = `oriel status`/`doctor`/`serve`). Started by
+// broker/hub/spawn.ts.
 import net from 'node:net';
 import { existsSync, unlinkSync, chmodSync, writeFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -10,6 +11,7 @@ import {
   ControlRequestSchema,
   SocketHelloSchema,
   WIRE_VERSION,
+  type ControlServing,
   type ControlStatus,
   type HubToBrowser,
 } from '../../shared/protocol.js';
@@ -27,11 +29,14 @@ const HELLO_TIMEOUT_MS = 5_000;
 /** Serves one MCP client connection (broker/mcp/connection.ts); given to the hub so the hub never imports the MCP layer. */
 export type ClientServer = (hub: Hub, socket: net.Socket, initial: Uint8Array, name?: string) => void;
 
+/** Starts the HTTP transport in the hub (broker/mcp/http.ts); given to the hub like {@link ClientServer}. */
+export type HttpStarter = (hub: Hub, options: { host: string; port: number; token: string }) => Promise<{ url: string; close(): Promise<void> }>;
+
 /**
  * Runs the hub until it is idle for `idleMs`. Exits quietly (resolving `false`) when another hub already holds the
  * lock: two relays starting at once make one hub.
  */
-export async function runHub(options: { idleMs?: number; serveClient: ClientServer }): Promise<boolean> {
+export async function runHub(options: { idleMs?: number; serveClient: ClientServer; startHttp?: HttpStarter }): Promise<boolean> {
   const dirs = orielDirs();
   ensurePrivateDir(dirs.runtime);
   const socketPath = hubSocketPath(dirs);
@@ -46,7 +51,8 @@ export async function runHub(options: { idleMs?: number; serveClient: ClientServ
   if (process.platform !== 'win32' && existsSync(socketPath)) unlinkSync(socketPath);
 
   const hub = new Hub(log);
-  const server = net.createServer((socket) => accept(hub, socket, options.serveClient));
+  const http = new HttpSlot(hub, options.startHttp);
+  const server = net.createServer((socket) => accept(hub, socket, options.serveClient, http));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(socketPath, () => resolve());
@@ -73,6 +79,7 @@ export async function runHub(options: { idleMs?: number; serveClient: ClientServ
     process.once('SIGINT', stop);
   });
   log.info('hub exiting (idle)');
+  await http.stop();
   server.close();
   rmSync(path.join(dirs.runtime, 'hub.pid'), { force: true });
   if (process.platform !== 'win32' && existsSync(socketPath)) unlinkSync(socketPath);
@@ -81,7 +88,7 @@ export async function runHub(options: { idleMs?: number; serveClient: ClientServ
 }
 
 /** Reads the hello frame of a new connection and hands the socket to the matching role. */
-function accept(hub: Hub, socket: net.Socket, serveClient: ClientServer): void {
+function accept(hub: Hub, socket: net.Socket, serveClient: ClientServer, http: HttpSlot): void {
   const decoder = new FrameDecoder(64 * 1024);
   const timer = setTimeout(() => socket.destroy(), HELLO_TIMEOUT_MS);
   const onData = (chunk: Buffer) => {
@@ -102,7 +109,7 @@ function accept(hub: Hub, socket: net.Socket, serveClient: ClientServer): void {
     } else if (hello.data.role === 'browser') {
       serveBrowser(hub, socket, rest);
     } else {
-      serveControl(hub, socket, rest);
+      serveControl(hub, socket, rest, http);
     }
   };
   socket.on('data', onData);
@@ -167,31 +174,84 @@ function serveBrowser(hub: Hub, socket: net.Socket, initial: Uint8Array): void {
   });
 }
 
-/** A control connection (`oriel status`, `oriel doctor`): one status request, one answer per request. */
-function serveControl(hub: Hub, socket: net.Socket, initial: Uint8Array): void {
+/**
+ * The hub's one HTTP transport: started for an `oriel serve --http` control connection and stopped when that connection
+ * closes. While it runs the hub is not idle.
+ */
+class HttpSlot {
+  private running?: { url: string; close(): Promise<void>; owner: net.Socket; release(): void };
+
+  constructor(
+    private readonly hub: Hub,
+    private readonly startHttp: HttpStarter | undefined,
+  ) {}
+
+  async start(owner: net.Socket, options: { host: string; port: number; token: string }): Promise<ControlServing> {
+    if (!this.startHttp) return { t: 'refused', reason: 'this hub was started without the HTTP transport' };
+    if (this.running) return { t: 'refused', reason: `the hub already serves MCP over HTTP at ${this.running.url}` };
+    try {
+      const served = await this.startHttp(this.hub, options);
+      this.running = { ...served, owner, release: this.hub.hold() };
+      owner.once('close', () => void this.stop(owner));
+      return { t: 'serving', url: served.url };
+    } catch (err) {
+      return { t: 'refused', reason: (err as Error).message.slice(0, 500) };
+    }
+  }
+
+  async stop(owner?: net.Socket): Promise<void> {
+    const r = this.running;
+    if (!r || (owner && r.owner !== owner)) return;
+    this.running = undefined;
+    r.release();
+    await r.close().catch((err: Error) => log.warn('closing the HTTP transport failed', { message: err.message }));
+    log.info('stopped serving MCP over HTTP');
+  }
+}
+
+/**
+ * A control connection: `oriel status` and `oriel doctor` ask for the status (one answer per request); `oriel serve
+ * --http` asks the hub to serve HTTP for as long as the connection stays open.
+ */
+function serveControl(hub: Hub, socket: net.Socket, initial: Uint8Array, http: HttpSlot): void {
   const decoder = new FrameDecoder(64 * 1024);
   const onBytes = (chunk: Uint8Array) => {
     for (const frame of decoder.push(chunk)) {
-      if (frame.kind !== 'frame' || !ControlRequestSchema.safeParse(frame.value).success) {
+      const request = frame.kind === 'frame' ? ControlRequestSchema.safeParse(frame.value) : undefined;
+      if (!request?.success) {
+        // Never log the frame itself: a serve request carries the HTTP token.
         log.warn('rejected control frame', { kind: frame.kind });
         continue;
       }
-      const status: ControlStatus = {
-        t: 'status',
-        pid: process.pid,
-        started_at: hub.startedAt.toISOString(),
-        browsers: hub.browserList(),
-        sessions: hub.sessions.all().map((s) => {
-          const bridge = hub.bridge.stats(s.id);
-          return { id: s.id, title: s.info.title, url: s.info.url, browser: s.browser, ...(bridge && { bridge }) };
-        }),
-        clients: hub.clients.size,
-      };
-      socket.write(encodeFrame(status, INBOUND_MAX_BYTES));
+      if (request.data.t === 'serve_http') {
+        const { host, port, token } = request.data;
+        void http.start(socket, { host, port, token }).then((answer) => {
+          if (!socket.destroyed) socket.write(encodeFrame(answer, INBOUND_MAX_BYTES));
+        });
+        continue;
+      }
+      socket.write(encodeFrame(controlStatus(hub), INBOUND_MAX_BYTES));
     }
   };
   if (initial.byteLength) onBytes(initial);
   socket.on('data', onBytes);
+  socket.on('error', (err) => log.debug('control socket error', { message: err.message }));
+}
+
+function controlStatus(hub: Hub): ControlStatus {
+  return {
+    t: 'status',
+    pid: process.pid,
+    started_at: hub.startedAt.toISOString(),
+    browsers: hub.browserList(),
+    sessions: hub.sessions.all().map((s) => {
+      const held = hub.leaseOf(s.id);
+      const lease = held && { client: held.holder.name, expires_at: new Date(held.expiresAt).toISOString(), max_until: new Date(held.maxUntil).toISOString() };
+      const bridge = hub.bridge.stats(s.id);
+      return { id: s.id, title: s.info.title, url: s.info.url, browser: s.browser, queued: hub.scheduler.depth(s.id), ...(bridge && { bridge }), ...(lease && { lease }) };
+    }),
+    clients: hub.clients.size,
+  };
 }
 
 function describeType(value: unknown): string {

@@ -13,10 +13,11 @@ export const MAX_CALL_TIMEOUT_MS = 120_000;
 /** Shortest page-call budget, ms. */
 const MIN_CALL_TIMEOUT_MS = 100;
 
-/** The common arguments of one call: which session, and the optional document guard. */
+/** The common arguments of one call: which session, the optional document guard, the lease it runs under. */
 export interface CallTarget {
   session?: string;
   document?: string;
+  lease?: string;
   /** The tool's deadline defaults, ms. */
   timeout?: { default: number; max: number };
 }
@@ -27,9 +28,20 @@ export interface CallTarget {
  * script only read.
  */
 export function makeToolContext(hub: Hub, caller: Caller, signal: AbortSignal, target: CallTarget = {}): ToolContext {
+  const budget = (requested: number | undefined) => {
+    const max = Math.min(target.timeout?.max ?? MAX_CALL_TIMEOUT_MS, MAX_CALL_TIMEOUT_MS);
+    return Math.min(Math.max(requested ?? target.timeout?.default ?? DEFAULT_CALL_TIMEOUT_MS, MIN_CALL_TIMEOUT_MS), max);
+  };
+  const common = {
+    caller,
+    signal,
+    ...(target.session !== undefined && { session: target.session }),
+    ...(target.lease !== undefined && { lease: target.lease }),
+  };
   return {
     clientId: caller.id,
     signal,
+    ...(target.lease !== undefined && { lease: target.lease }),
     listSessions(): SessionView[] {
       return hub.sessions.all().map((s) => ({
         id: s.id,
@@ -41,6 +53,7 @@ export function makeToolContext(hub: Hub, caller: Caller, signal: AbortSignal, t
         connected: s.connected,
         ...(s.info.document !== undefined && { document: s.info.document }),
         ...(s.info.opener !== undefined && { opener: sessionId(s.instance, s.info.opener) }),
+        ...leaseFacts(hub, s.id, caller),
       }));
     },
     readUploadFiles(paths) {
@@ -48,17 +61,13 @@ export function makeToolContext(hub: Hub, caller: Caller, signal: AbortSignal, t
       return readUploadFiles(hub.uploadFolder(session.instance), paths);
     },
     callPage(op, args, options = {}) {
-      const max = Math.min(target.timeout?.max ?? MAX_CALL_TIMEOUT_MS, MAX_CALL_TIMEOUT_MS);
-      const budget = Math.min(Math.max(options.timeoutMs ?? target.timeout?.default ?? DEFAULT_CALL_TIMEOUT_MS, MIN_CALL_TIMEOUT_MS), max);
-      return hub.callPage({
-        session: target.session,
-        op,
-        args,
-        caller,
-        deadline: Date.now() + budget,
-        signal,
-        ...(target.document !== undefined && { document: target.document }),
-      });
+      return hub.callPage({ ...common, op, args, deadline: Date.now() + budget(options.timeoutMs), ...(target.document !== undefined && { document: target.document }) });
+    },
+    acquireLease(options) {
+      return hub.acquireLease({ ...common, deadline: Date.now() + budget(options.timeoutMs), ...(options.ttlMs !== undefined && { ttlMs: options.ttlMs }) });
+    },
+    releaseLease(lease) {
+      return hub.releaseLease(lease, caller);
     },
     async awaitMessages({ after, max, timeoutMs }) {
       const session = hub.sessions.resolve(target.session);
@@ -70,4 +79,11 @@ export function makeToolContext(hub: Hub, caller: Caller, signal: AbortSignal, t
       return { ...read, ...(document !== undefined && { document }) };
     },
   };
+}
+
+/** The lease facts of `session` as `caller` may see them: who holds it and until when, never the id. */
+function leaseFacts(hub: Hub, session: string, caller: Caller): Pick<SessionView, 'lease'> {
+  const held = hub.leaseOf(session);
+  if (!held) return {};
+  return { lease: { holder: held.holder.name, yours: held.holder.id === caller.id, expires_at: new Date(held.expiresAt).toISOString(), max_until: new Date(held.maxUntil).toISOString() } };
 }

@@ -1,5 +1,5 @@
 // The MCP server one client connection talks to: registers every enabled tool definition, validates arguments
-// with zod, and turns every failure into an `isError` result carrying SPEC §5 error data. The only module that
+// with zod, and turns every failure into an `isError` result carrying Oriel's error data (shared/errors.ts). The only module that
 // imports the MCP server SDK (with connection.ts).
 import { CLIENT_INFO_META_KEY, McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
@@ -11,7 +11,7 @@ import { escapeBare } from '../../shared/snapshot/escape.js';
 import type { CallTarget } from './context.js';
 import { SERVER_VERSION } from '../common/version.js';
 
-/** Arguments every tool accepts (SPEC §4). */
+/** Arguments every tool accepts (docs/tools.md). */
 export const COMMON_ARGS = {
   session: z.string().max(100).optional().describe('Session id from list_sessions. May be omitted only when exactly one tab is shared.'),
   document: z
@@ -19,6 +19,11 @@ export const COMMON_ARGS = {
     .max(32)
     .optional()
     .describe('Optional guard: the document id (doc=… from snapshot). The call fails with stale_document if the tab now shows another document.'),
+  lease: z
+    .string()
+    .max(64)
+    .optional()
+    .describe('Lease id from acquire_lease: the call runs under your hold on the tab (it names the session, so session may be omitted). Omit when you hold no lease.'),
 };
 
 
@@ -96,9 +101,9 @@ export function createMcpServer(env: ServerEnvironment, tools: readonly ToolDefi
           );
           return errorResult(errorData('invalid_argument', `Invalid arguments for ${def.name}: ${issues.join('; ')}`));
         }
-        const { session, document, ...args } = parsed.data as Record<string, unknown> & { session?: string; document?: string };
+        const { session, document, lease, ...args } = parsed.data as Record<string, unknown> & { session?: string; document?: string; lease?: string };
         try {
-          const target: CallTarget = { session, document, ...(def.timeout && { timeout: def.timeout }) };
+          const target: CallTarget = { session, document, lease, ...(def.timeout && { timeout: def.timeout }) };
           return successResult(await def.handler(args, env.context(ctx.mcpReq.signal, target, clientNameOf(server, ctx.mcpReq.envelope))));
         } catch (err) {
           return errorResult(toErrorData(err));

@@ -13,6 +13,9 @@ import { sendPolicy } from './policy.js';
 import './opened.js';
 import './csp.js';
 import { PopupRequestSchema, type PopupState } from '../popup-messages.js';
+import { acceptLifelines, requestLifeline } from './lifeline.js';
+
+acceptLifelines();
 
 chrome.tabs.onRemoved.addListener((tab) => {
   forgetTab(tab);
@@ -38,6 +41,7 @@ chrome.webNavigation.onDOMContentLoaded.addListener((details) => {
     if (!shared) return;
     const reply = await sendToFrame(details.tabId, 0, 'document', {}).catch(() => undefined);
     if (reply) post({ t: 'event', event: { kind: 'document', tab: details.tabId, document: reply.document, url: await scrubTabUrl(details.tabId, details.url) } });
+    requestLifeline(details.tabId, true);
   });
 });
 
@@ -63,7 +67,10 @@ chrome.runtime.onMessage.addListener((message: unknown, sender, sendResponse) =>
 });
 
 async function answerPopup(request: ReturnType<typeof PopupRequestSchema.parse>): Promise<PopupState> {
-  if (request.kind === 'share') await setShared(request.tab, request.shared);
+  if (request.kind === 'share') {
+    await setShared(request.tab, request.shared);
+    requestLifeline(request.tab, request.shared);
+  }
   const shared = new Set(await sharedTabIds());
   const tabs = await chrome.tabs.query({});
   return {
@@ -78,4 +85,6 @@ async function answerPopup(request: ReturnType<typeof PopupRequestSchema.parse>)
 void (async () => {
   await reconcileSharing();
   startNative(await browserIdentity(), { call: runCall, cancel: cancelCall, greeted: () => void sendPolicy() });
+  // A restarted background: every shared tab holds its lifeline again (they reconnect by themselves too).
+  for (const tab of await sharedTabIds()) requestLifeline(tab, true);
 })();

@@ -102,7 +102,7 @@ function connect(): void {
         return;
     }
   });
-  void describeSharedTabs().then((tabs) => {
+  void describeSharedTabs({ documents: true }).then((tabs) => {
     post({ t: 'hello', wire: WIRE_VERSION, browser: identity!, tabs });
     greeted = true;
     onGreeted?.();

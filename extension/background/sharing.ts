@@ -2,9 +2,12 @@
 // restart forgets them. Shared tabs are marked with a badge on the toolbar button.
 import type { TabInfo } from '../../shared/protocol.js';
 import { scrubTabUrl } from './secret-params.js';
+import { sendToFrame } from './frames.js';
 
 const KEY = 'sharedTabs';
 const OPENED_KEY = 'openedTabs';
+/** How long the hello waits for a tab's content script to name its document, ms. */
+const DOCUMENT_ASK_MS = 1_000;
 let cache: Set<number> | undefined;
 
 /** A tab shared because a shared tab opened it: its opener, and the one origin the share covers (the opener's). */
@@ -95,8 +98,11 @@ export function originOf(url: string): string {
   }
 }
 
-/** Describes the shared tabs for the hub. */
-export async function describeSharedTabs(): Promise<TabInfo[]> {
+/**
+ * Describes the shared tabs for the hub; with `documents`, also each top frame's document id (asked of its content
+ * script), so a hub that lost the background meanwhile learns which document each tab shows now.
+ */
+export async function describeSharedTabs(options: { documents?: boolean } = {}): Promise<TabInfo[]> {
   const out: TabInfo[] = [];
   const opened = await openedMap();
   for (const id of await sharedTabIds()) {
@@ -108,6 +114,16 @@ export async function describeSharedTabs(): Promise<TabInfo[]> {
     } catch {
       /* closed */
     }
+  }
+  if (options.documents) {
+    await Promise.all(
+      out.map(async (t) => {
+        // A page busy in a long script must not hold up the hello: its document stays unknown for now.
+        const late = new Promise<undefined>((r) => setTimeout(r, DOCUMENT_ASK_MS));
+        const reply = await Promise.race([sendToFrame(t.tab, 0, 'document', {}).catch(() => undefined), late]);
+        if (reply) t.document = reply.document;
+      }),
+    );
   }
   return out;
 }

@@ -15,6 +15,7 @@ import { Redactor } from './redaction.js';
 import { bridgeHandlers, startBridge } from './bridge.js';
 import { pageToolHandlers } from './page-tools.js';
 import { watchSecretSubmissions } from './form-watch.js';
+import { holdLifeline } from './lifeline.js';
 
 watchSecretSubmissions();
 import { armDialogs, disarmDialogs, unansweredDialogError } from './dialogs.js';
@@ -27,6 +28,11 @@ const HANDLERS: ContentHandlers = {
   ...maskHandlers,
   /** The document this frame shows: its id (handle namespace), URL and title. */
   document: (_args, ctx) => ({ document: ctx.registry.namespace, url: location.href, title: document.title }),
+  lifeline: ({ hold }) => {
+    // Only the top frame holds one: a tab needs one lifeline, whatever its frames.
+    if (window === window.top) holdLifeline(hold);
+    return null;
+  },
 };
 
 /** In-flight calls by id, so a `cancel` from the background can abort them. */

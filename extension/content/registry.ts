@@ -37,9 +37,13 @@ export class HandleRegistry {
   private readonly byElement = new WeakMap<Element, string>();
   private readonly byHandle = new Map<string, Entry>();
   private counter = 0;
-  /** Collected elements drop their WeakRef entry here, leaving a tombstone so the handle still answers `detached`. */
+  /**
+   * Collected elements drop their entry here, so the registry stays as large as the live elements it names (a page
+   * that creates and removes elements for hours does not grow it). A dropped handle still answers `detached`: it was
+   * issued, as its counter shows.
+   */
   private readonly finalizer = new FinalizationRegistry<string>((handle) => {
-    if (this.byHandle.get(handle)?.ref.deref() === undefined) this.byHandle.set(handle, { ref: DEAD });
+    if (this.byHandle.get(handle)?.ref.deref() === undefined) this.byHandle.delete(handle);
   });
 
   /**
@@ -94,11 +98,25 @@ export class HandleRegistry {
   resolve(handle: string): Resolution {
     if (this.counter === 0) return { status: 'no_snapshot' };
     const entry = this.byHandle.get(handle);
-    if (entry === undefined) return { status: 'unknown_handle' };
+    if (entry === undefined) return this.wasIssued(handle) ? { status: 'detached' } : { status: 'unknown_handle' };
     const element = entry.ref.deref();
     if (element === undefined || !element.isConnected) return { status: 'detached' };
     if (entry.seen && this.describe && !sameFingerprint(entry.seen, this.describe(element))) return { status: 'changed', element, was: entry.seen };
     return { status: 'ok', element };
+  }
+
+  /** Whether this registry issued `handle`: its namespace, and a counter in canonical base 36 not above ours. */
+  private wasIssued(handle: string): boolean {
+    const prefix = `${this.namespace}.`;
+    if (!handle.startsWith(prefix)) return false;
+    const digits = handle.slice(prefix.length);
+    const n = parseInt(digits, 36);
+    return Number.isSafeInteger(n) && n >= 1 && n <= this.counter && n.toString(36) === digits;
+  }
+
+  /** Handles whose elements may still be alive (entries not yet dropped by garbage collection). */
+  get size(): number {
+    return this.byHandle.size;
   }
 
   /** Like {@link resolve} but throws the matching {@link OrielError} (`changed` is reported as `detached`). */
@@ -129,9 +147,6 @@ function sameFingerprint(a: Fingerprint, b: Fingerprint): boolean {
 function clipName(s: string): string {
   return s.length <= 80 ? s : `${s.slice(0, 79)}…`;
 }
-
-/** Placeholder for a handle whose element was garbage-collected. */
-const DEAD = new WeakRef({} as Element);
 
 const RESOLVE_MESSAGES = {
   no_snapshot: () => 'This document has issued no handles yet. Take a snapshot first.',

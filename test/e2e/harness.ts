@@ -1,6 +1,6 @@
 // End-to-end harness: a real browser (Chromium or Firefox) with the built extension, the native host installed by
 // `oriel install` into a temporary profile, a private hub, fixture pages over local HTTP, and official MCP clients.
-import { mkdtempSync, rmSync, existsSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import http from 'node:http';
 import os from 'node:os';
@@ -91,6 +91,13 @@ export interface Rig {
   cli(args: string[]): string;
   /** Browsers the hub sees connected right now (0 when the hub is not running). */
   connectedBrowsers(): number;
+  /**
+   * Stops the extension's background the way the browser itself can. Chromium: closes the service worker's target
+   * through the test's CDP connection (as the browser stops an idle, crashed or updated worker). Firefox: kills the
+   * extension process (named WebExtensions), as a crash does — Firefox never suspends an event page that holds a
+   * native port, so that is how a connected Oriel loses its background there. Content scripts live on in both.
+   */
+  stopBackground(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -183,6 +190,25 @@ export async function launchRig(
       } catch {
         return 0;
       }
+    },
+    async stopBackground() {
+      if (kind === 'chromium') {
+        const cdp = await browser.target().createCDPSession();
+        try {
+          const { targetInfos } = await cdp.send('Target.getTargets');
+          const worker = targetInfos.find((t) => t.type === 'service_worker' && t.url.startsWith(`${extensionBase}/`));
+          if (!worker) throw new Error('no Oriel service worker is running');
+          await cdp.send('Target.closeTarget', { targetId: worker.targetId });
+        } finally {
+          await cdp.detach();
+        }
+        return;
+      }
+      // Firefox cancels an event page's suspension while it holds a native port (Oriel always does), so idle
+      // suspension cannot happen to a connected Oriel; what can is its extension process dying. Kill it as a crash would.
+      const extensionProcess = firefoxProcesses(browser.process()?.pid).find((p) => p.name === 'WebExtensions');
+      if (!extensionProcess) throw new Error("no Firefox extension process (WebExtensions) under this rig's browser");
+      process.kill(extensionProcess.pid, 'SIGKILL');
     },
     async open(url) {
       const page = await browser.newPage();
@@ -329,6 +355,35 @@ export async function launchRig(
     },
   };
   return rig;
+}
+
+/** Processes descending from `root` (Firefox starts its content processes from a fork server): pid and name. */
+function firefoxProcesses(root: number | undefined): Array<{ pid: number; name: string }> {
+  if (root === undefined) return [];
+  const parentOf = (pid: string) => {
+    try {
+      // /proc/<pid>/stat: "pid (comm) state ppid ..."; comm may hold spaces, so split after its closing parenthesis.
+      return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]!;
+    } catch {
+      return '0';
+    }
+  };
+  const out: Array<{ pid: number; name: string }> = [];
+  for (const pid of readdirSync('/proc').filter((n) => /^\d+$/.test(n))) {
+    let p = pid;
+    for (let depth = 0; depth < 8 && p !== '0' && p !== '1'; depth++) {
+      p = parentOf(p);
+      if (p === String(root)) {
+        try {
+          out.push({ pid: Number(pid), name: readFileSync(`/proc/${pid}/comm`, 'utf8').trim() });
+        } catch {
+          /* gone */
+        }
+        break;
+      }
+    }
+  }
+  return out;
 }
 
 /** Firefox preferences for `launchRig(..., { firefoxPrefs })` under which `rig.allowUserScripts()` works headless. */

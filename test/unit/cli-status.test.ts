@@ -83,6 +83,18 @@ describe('oriel status', () => {
     expect((JSON.parse(json.out) as { sessions: Array<{ title: string }> }).sessions[0]!.title).toBe(title);
   });
 
+  it('says who holds a session under a lease and until when', async () => {
+    machine = tempMachine();
+    const status = hubStatus(1, 2);
+    status.sessions[0]!.lease = { client: 'Claude Code', expires_at: '2026-12-01T10:00:30.000Z', max_until: '2026-12-01T10:10:00.000Z' };
+    hub = await startFakeHub(hubSocketPath(machine.ctx.dirs), status);
+    const run = await runCli(machine.ctx, ['status']);
+    expect(run.out).toContain('abc0.1  "Tab 1"  https://shop.example/0  (abc0)  held by "Claude Code" until 2026-12-01T10:00:30.000Z');
+    expect(run.out).toMatch(/abc0\.2 .*\(abc0\)$/m);
+    const json = JSON.parse((await runCli(machine.ctx, ['status', '--json'])).out) as { sessions: Array<{ lease?: unknown }> };
+    expect(json.sessions[0]!.lease).toEqual(status.sessions[0]!.lease);
+  });
+
   it('--json carries the hub status and the uptime', async () => {
     machine = tempMachine();
     const status = hubStatus(1, 1);

@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { Hub, type BrowserLink } from '../../broker/hub/hub.js';
 import type { HubToBrowser } from '../../shared/protocol.js';
 import { logger } from '../../broker/common/log.js';
-import { MAX_QUEUE_DEPTH } from '../../broker/hub/queue.js';
+import { MAX_QUEUE_DEPTH } from '../../broker/hub/scheduler.js';
 
 const quiet = { ...logger('test'), info: () => {}, warn: () => {}, debug: () => {} } as ReturnType<typeof logger>;
 const caller = { id: 'c1', name: 'test client' };
@@ -105,9 +105,10 @@ describe('Hub calls', () => {
     const hub = new Hub(quiet);
     const b = fakeBrowser();
     hub.attachBrowser(b.link, [tab]);
-    const click = (handle: string) => hub.callPage({ op: 'click', args: { handle }, caller, deadline: Date.now() + 60_000 });
-    const queued = Array.from({ length: MAX_QUEUE_DEPTH }, (_, i) => click(`abcd.${i}`));
-    const refused = await click('abcd.zz').catch((e: unknown) => e);
+    // Each call from its own client, so the per-client bound is not what refuses.
+    const click = (handle: string, i: number) => hub.callPage({ op: 'click', args: { handle }, caller: { id: `c${i}`, name: `client ${i}` }, deadline: Date.now() + 60_000 });
+    const queued = Array.from({ length: MAX_QUEUE_DEPTH }, (_, i) => click(`abcd.${i}`, i));
+    const refused = await click('abcd.zz', MAX_QUEUE_DEPTH).catch((e: unknown) => e);
     expect(refused).toMatchObject({ data: { code: 'busy', retryable: true } });
     expect((refused as { data: { next: string } }).data.next).toMatch(/wait/);
     // Settle the running call and every queued one in turn; the refused one was never sent.
@@ -118,5 +119,57 @@ describe('Hub calls', () => {
     }
     await expect(Promise.all(queued)).resolves.toHaveLength(MAX_QUEUE_DEPTH);
     expect(b.calls().map((c) => c.call.args.handle)).not.toContain('abcd.zz');
+  });
+});
+
+describe('Hub callers, leases and restarts', () => {
+  it('a client that leaves loses its lease at once, its running call is cancelled, and waiting calls go on', async () => {
+    const hub = new Hub(quiet);
+    const b = fakeBrowser();
+    hub.attachBrowser(b.link, [tab]);
+    const holder = hub.clients.add('ch', 'holder');
+    const other = { id: 'co', name: 'other' };
+    const lease = await hub.acquireLease({ caller: holder, deadline: Date.now() + 5_000 });
+    const running = hub.callPage({ op: 'click', args: {}, caller: holder, lease: lease.lease, deadline: Date.now() + 10_000 });
+    const waiting = hub.callPage({ op: 'extract', args: {}, caller: other, deadline: Date.now() + 10_000 });
+    await new Promise((r) => setTimeout(r, 0));
+    expect(b.calls().map((c) => c.call.op)).toEqual(['click']);
+    expect(hub.leaseOf('inst01-7')?.holder).toEqual(holder);
+    hub.clients.remove('ch');
+    hub.events.emit('client_gone', holder);
+    await expect(running).rejects.toMatchObject({ data: { code: 'cancelled' } });
+    expect(hub.leaseOf('inst01-7')).toBeUndefined();
+    await new Promise((r) => setTimeout(r, 0));
+    const next = b.calls()[1]!;
+    expect(next.call).toMatchObject({ op: 'extract', client: other });
+    hub.fromBrowser(b.link, { t: 'result', id: next.call.id, ok: true, value: 'v' });
+    await expect(waiting).resolves.toBe('v');
+  });
+
+  it('completes a surviving navigate on the document event of the restarted background, not on the old document', async () => {
+    const hub = new Hub(quiet);
+    const b = fakeBrowser();
+    hub.attachBrowser(b.link, [{ ...tab, document: 'olddoc1' }]);
+    const nav = hub.callPage({ op: 'navigate', args: { url: 'http://a.test/next' }, caller, deadline: Date.now() + 10_000 });
+    await new Promise((r) => setTimeout(r, 0));
+    const again = fakeBrowser();
+    // The restarted background connects before its old connection is seen to close; the tab still shows the old page.
+    hub.attachBrowser(again.link, [{ ...tab, document: 'olddoc1' }]);
+    let settled = false;
+    void nav.finally(() => (settled = true));
+    await new Promise((r) => setTimeout(r, 0));
+    expect(settled).toBe(false);
+    hub.fromBrowser(again.link, { t: 'event', event: { kind: 'document', tab: 7, document: 'newdoc2', url: 'http://a.test/next' } });
+    await expect(nav).resolves.toMatchObject({ document: 'newdoc2', url: 'http://a.test/next' });
+  });
+
+  it('fails the ordinary calls of a connection that a restarted background replaced', async () => {
+    const hub = new Hub(quiet);
+    const b = fakeBrowser();
+    hub.attachBrowser(b.link, [tab]);
+    const pending = hub.callPage({ op: 'wait_for', args: {}, caller, deadline: Date.now() + 10_000 });
+    await new Promise((r) => setTimeout(r, 0));
+    hub.attachBrowser(fakeBrowser().link, [tab]);
+    await expect(pending).rejects.toMatchObject({ data: { code: 'browser_disconnected' } });
   });
 });

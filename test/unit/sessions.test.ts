@@ -1,7 +1,7 @@
-// The session-omission rule (SPEC §2), ended sessions, and the per-session queue (SPEC §7).
+// The session-omission rule (docs/architecture.md, "Sessions"), ended sessions, and the error vocabulary. The
+// per-session scheduler has its own file (scheduler.test.ts).
 import { describe, expect, it } from 'vitest';
 import { SessionTable } from '../../broker/hub/sessions.js';
-import { SessionQueue, MAX_QUEUE_DEPTH } from '../../broker/hub/queue.js';
 import { OrielError } from '../../shared/errors.js';
 
 const tab = (id: number, title = `Tab ${id}`) => ({ tab: id, title, url: `http://a.test/${id}`, origin: 'http://a.test', active: true });
@@ -83,46 +83,6 @@ describe('SessionTable', () => {
     expect(t.all().map((s) => s.id).sort()).toEqual(['aaaa-1', 'bbbb-1']);
     t.setTabs('aaaa', 'chromium', []);
     expect(t.all().map((s) => s.id)).toEqual(['bbbb-1']);
-  });
-});
-
-describe('SessionQueue', () => {
-  it('runs calls one at a time in arrival order', async () => {
-    const q = new SessionQueue();
-    const log: string[] = [];
-    const task = (name: string, ms: number) => () => new Promise<void>((r) => {
-      log.push(`start ${name}`);
-      setTimeout(() => {
-        log.push(`end ${name}`);
-        r();
-      }, ms);
-    });
-    await Promise.all([q.run(task('a', 30)), q.run(task('b', 1)), q.run(task('c', 1))]);
-    expect(log).toEqual(['start a', 'end a', 'start b', 'end b', 'start c', 'end c']);
-  });
-
-  it('goes on after a failed call', async () => {
-    const q = new SessionQueue();
-    await expect(q.run(() => Promise.reject(new Error('x')))).rejects.toThrow('x');
-    await expect(q.run(async () => 7)).resolves.toBe(7);
-  });
-
-  it('bounds its depth: one call too many gets a retryable busy error that says to wait, and does not run', async () => {
-    const q = new SessionQueue();
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    const runs = Array.from({ length: MAX_QUEUE_DEPTH }, () => q.run(() => gate));
-    let ran = false;
-    const refused = await q.run(async () => (ran = true)).catch((e: unknown) => e);
-    expect(refused).toMatchObject({ data: { code: 'busy', retryable: true, refresh_required: false } });
-    const data = (refused as { data: { message: string; next: string } }).data;
-    expect(data.message).toMatch(/wait/i);
-    expect(data.next).toMatch(/wait.*retry/i);
-    release();
-    await Promise.all(runs);
-    expect(ran).toBe(false);
-    // Once the queue drained, the same call goes through.
-    await expect(q.run(async () => 1)).resolves.toBe(1);
   });
 });
 

@@ -40,6 +40,10 @@ describe('tool definitions', () => {
       if (tool.annotations.readOnlyHint) {
         expect(tool.annotations.destructiveHint).toBe(false);
         expect(['none', 'read']).toContain(tool.capability);
+      } else if (tool.capability === 'none') {
+        // A hub-only tool that changes the hub's state (a lease), never the page.
+        expect(tool.annotations.destructiveHint).toBe(false);
+        expect(tool.annotations.openWorldHint).toBe(false);
       } else expect(['act', 'exec']).toContain(tool.capability);
     });
   }

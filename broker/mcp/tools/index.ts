@@ -13,6 +13,7 @@ import { evaluate } from './evaluate.js';
 import { screenshot } from './screenshot.js';
 import { awaitMessage, sendMessage } from './bridge.js';
 import { callTabOperation, listTabOperations } from './page-tools.js';
+import { acquireLease, releaseLease } from './lease.js';
 
 export const TOOLS: readonly ToolDefinition[] = [
   listSessions,
@@ -33,6 +34,8 @@ export const TOOLS: readonly ToolDefinition[] = [
   screenshot,
   sendMessage,
   awaitMessage,
+  acquireLease,
+  releaseLease,
   listTabOperations,
   callTabOperation,
 ];

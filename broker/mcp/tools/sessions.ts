@@ -7,15 +7,17 @@ export const listSessions = defineTool({
   name: 'list_sessions',
   title: 'List shared tabs',
   description:
-    'Lists the browser tabs the user shared with you (sessions): id, title, URL, origin, browser, which session opened it (new tabs and popups of a shared tab), and whether `session` may be omitted in other calls. Changes nothing. Call it first, or when a call says no_session, ambiguous_session or session_gone. To read a page use snapshot.',
+    'Lists the browser tabs the user shared with you (sessions): id, title, URL, origin, browser, which session opened it (new tabs and popups of a shared tab), who holds each under a lease (acquire_lease) and until when, and whether `session` may be omitted in other calls. Changes nothing. Call it first, or when a call says no_session, ambiguous_session or session_gone. To read a page use snapshot.',
   input: z.object({}),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   capability: 'none',
   async handler(_args, ctx) {
     const sessions = ctx.listSessions();
     const omittable = sessions.length === 1;
+    const held = (s: (typeof sessions)[number]) =>
+      s.lease ? `, ${s.lease.yours ? 'held by you' : `held by ${JSON.stringify(s.lease.holder.slice(0, 80))}`} until ${s.lease.expires_at}` : '';
     const lines = sessions.map(
-      (s) => `- ${s.id}  ${quoteCapped(s.title, 120)}  ${escapeBare(s.url.slice(0, 300))}  (${s.browser}${s.connected ? '' : ', reconnecting'}${s.active ? '' : ', background tab'}${s.opener ? `, opened by ${s.opener}` : ''})`,
+      (s) => `- ${s.id}  ${quoteCapped(s.title, 120)}  ${escapeBare(s.url.slice(0, 300))}  (${s.browser}${s.connected ? '' : ', reconnecting'}${s.active ? '' : ', background tab'}${s.opener ? `, opened by ${s.opener}` : ''}${held(s)})`,
     );
     const text =
       sessions.length === 0

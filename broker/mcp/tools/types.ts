@@ -27,6 +27,19 @@ export interface SessionView {
   /** The session whose page opened this tab (a new tab or popup shared for that reason). */
   opener?: string;
   connected: boolean;
+  /** Who holds the tab under a lease, and until when (ISO 8601), if anyone. Never the lease id. */
+  lease?: { holder: string; yours: boolean; expires_at: string; max_until: string };
+}
+
+/** A lease as its holder sees it (acquire_lease, release_lease). */
+export interface LeaseGrant {
+  /** The opaque id to quote as `lease`. */
+  lease: string;
+  session: string;
+  ttlMs: number;
+  /** When it lapses without further calls, and its hard end: ms since the Unix epoch. */
+  expiresAt: number;
+  maxUntil: number;
 }
 
 /** Options of one page call. */
@@ -41,13 +54,28 @@ export interface ToolContext {
   clientId: string;
   /** Aborted when the client cancels the request. */
   signal: AbortSignal;
+  /** The lease this call quotes (its `lease` argument), if any. */
+  lease?: string;
   /** Every session visible to this client. */
   listSessions(): SessionView[];
   /**
-   * Runs one page operation in the call's session (its `session` argument: optional when exactly one session exists),
-   * in order with the session's other calls, under the call's `document` guard if it gave one.
+   * Holds the call's session for this client across calls (quoting the call's own `lease` renews it instead).
+   * `ttlMs`: inactivity TTL; `timeoutMs`: how long to wait while another client holds the session.
+   * @throws OrielError: session errors, `timeout` (naming the holder), `cancelled`, `busy`, `lease_expired`,
+   *   `lease_invalid`.
+   */
+  acquireLease(options: { ttlMs?: number; timeoutMs?: number }): Promise<LeaseGrant>;
+  /**
+   * Ends a lease this client holds.
+   * @throws OrielError `lease_expired`, `lease_invalid`.
+   */
+  releaseLease(lease: string): LeaseGrant;
+  /**
+   * Runs one page operation in the call's session (its `session` argument: optional when exactly one session exists,
+   * or named by its `lease`), in its turn with the session's other calls (under its lease if it quotes one), under the
+   * call's `document` guard if it gave one.
    * @throws OrielError: no_session, ambiguous_session, session_gone, stale_document, browser_disconnected, timeout,
-   *   cancelled, or the page's own error.
+   *   cancelled, busy, lease_expired, lease_invalid, or the page's own error.
    */
   callPage(op: PublicOpName, args: Record<string, unknown>, options?: PageCallOptions): Promise<unknown>;
   /**

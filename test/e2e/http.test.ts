@@ -1,0 +1,145 @@
+// The optional Streamable HTTP transport (`oriel serve --http`, broker/mcp/http.ts): official MCP clients connect with
+// the bearer token in both protocol eras and share the hub's sessions and leases with stdio clients; a wrong or missing
+// token, a foreign Host (DNS rebinding), a browser's request and a non-loopback bind are refused; the token file is
+// private and never logged. HTTP does not depend on the browser, so this file runs with the first browser only.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { readFileSync, statSync } from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { BROWSERS, CLI, FIXTURES, call, launchRig, serveFixtures, until, type Rig } from './harness.js';
+
+/** One raw HTTP request to the transport, with the headers given as they are (Host included). */
+function rawRequest(url: string, headers: Record<string, string>, body = '{}'): Promise<{ status: number; body: string }> {
+  const u = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: u.hostname, port: u.port, path: u.pathname, method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } }, (res) => {
+      let text = '';
+      res.on('data', (c: Buffer) => (text += c.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+
+describe.each(BROWSERS.slice(0, 1))('MCP over HTTP (hub with %s)', (kind) => {
+  let rig: Rig;
+  let site: Awaited<ReturnType<typeof serveFixtures>>;
+  let serve: ChildProcess;
+  let url: string;
+  let token: string;
+  let tokenFile: string;
+  let session: string;
+  const clients: Client[] = [];
+
+  const httpClient = async (era: 'legacy' | 'modern', name: string, bearer = token) => {
+    const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${bearer}` } } });
+    const client = new Client({ name, version: '1.0.0' }, { versionNegotiation: era === 'legacy' ? { mode: 'legacy' } : { mode: { pin: '2026-07-28' } } });
+    await client.connect(transport);
+    clients.push(client);
+    return client;
+  };
+
+  beforeAll(async () => {
+    site = await serveFixtures(path.join(FIXTURES, 'leases'));
+    rig = await launchRig(kind);
+    await rig.open(`${site.url}/counter.html?tab=1`);
+    await rig.share('counter.html?tab=1');
+    await until(() => rig.connectedBrowsers() === 1 || undefined, 20_000, 'the browser to connect');
+    serve = spawn(process.execPath, [CLI, 'serve', '--http', '--port', '0'], { env: rig.env, stdio: ['ignore', 'ignore', 'pipe'] });
+    let said = '';
+    serve.stderr!.on('data', (c: Buffer) => (said += c.toString()));
+    url = await until(() => /at (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(said)?.[1], 20_000, '`oriel serve --http` to say where it serves');
+    tokenFile = path.join(rig.env.ORIEL_CONFIG_DIR!, 'http-token');
+    token = readFileSync(tokenFile, 'utf8').trim();
+  });
+  afterAll(async () => {
+    await Promise.allSettled(clients.map((c) => c.close()));
+    serve?.kill('SIGTERM');
+    await rig?.close();
+    await site?.close();
+  });
+
+  it('serves both eras with the token, on the same hub as stdio clients: same sessions, same leases', async () => {
+    const legacy = await httpClient('legacy', 'http-legacy');
+    const modern = await httpClient('modern', 'http-modern');
+    const stdio = await rig.client('legacy', 'stdio-agent');
+    for (const client of [legacy, modern]) {
+      const r = await call(client, 'list_sessions');
+      expect(r.isError).toBe(false);
+      session = (r.structured.sessions as Array<{ id: string }>)[0]!.id;
+      const who = await call(client, 'extract', { session, selector: '#who' });
+      expect(who.structured.value).toBe('Counter of tab 1');
+    }
+    // A lease taken over stdio is seen, and honoured, by the HTTP clients.
+    const lease = await call(stdio, 'acquire_lease', { session });
+    const seen = await call(modern, 'list_sessions');
+    expect((seen.structured.sessions as Array<{ lease?: { holder: string } }>)[0]!.lease?.holder).toBe('stdio-agent');
+    expect((await call(legacy, 'click', { lease: lease.structured.lease, selector: '#add' })).error?.code).toBe('lease_invalid');
+    expect((await call(stdio, 'release_lease', { lease: lease.structured.lease })).isError).toBe(false);
+    // A lease over HTTP (2025 era: one session, one client) is refused to the other HTTP client.
+    const mine = await call(legacy, 'acquire_lease', { session });
+    expect(mine.isError).toBe(false);
+    expect((await call(modern, 'release_lease', { lease: mine.structured.lease })).error?.code).toBe('lease_invalid');
+    expect((await call(legacy, 'release_lease', { lease: mine.structured.lease })).isError).toBe(false);
+  });
+
+  it('refuses a wrong or missing token (401) and never logs the token', async () => {
+    const wrong = await rawRequest(url, { Authorization: 'Bearer ' + 'x'.repeat(43) }, initialize);
+    expect(wrong.status).toBe(401);
+    const none = await rawRequest(url, {}, initialize);
+    expect(none.status).toBe(401);
+    await expect(httpClient('legacy', 'intruder', 'y'.repeat(43))).rejects.toThrow();
+    expect(statSync(tokenFile).mode & 0o777).toBe(0o600);
+    const log = readFileSync(path.join(rig.env.ORIEL_DATA_DIR!, 'hub.log'), 'utf8');
+    expect(log).toContain('serving MCP over HTTP');
+    expect(log).not.toContain(token);
+  });
+
+  it('refuses a foreign Host (DNS rebinding) and browsers\' requests (Origin, Fetch Metadata), token or not', async () => {
+    const auth = { Authorization: `Bearer ${token}` };
+    const port = new URL(url).port;
+    expect((await rawRequest(url, { ...auth, Host: `rebound.example:${port}` }, initialize)).status).toBe(403);
+    expect((await rawRequest(url, { ...auth, Origin: 'http://evil.example' }, initialize)).status).toBe(403);
+    expect((await rawRequest(url, { ...auth, Origin: `http://localhost:${port}` }, initialize)).status).toBe(403);
+    expect((await rawRequest(url, { ...auth, 'Sec-Fetch-Site': 'cross-site' }, initialize)).status).toBe(403);
+    // The same request without those headers is served.
+    const ok = await rawRequest(url, auth, initialize);
+    expect(ok.status).toBe(200);
+    // And a real page in the browser cannot reach it either: the server refuses the request it sends.
+    const page = await rig.open(`${site.url}/counter.html?tab=2`);
+    const fromPage = await page.evaluate(
+      (target, bearer, body) => fetch(target, { method: 'POST', headers: { Authorization: `Bearer ${bearer}`, 'content-type': 'application/json' }, body }).then((r) => r.status, (e: unknown) => String(e)),
+      url,
+      token,
+      initialize,
+    );
+    // CORS hides the answer from the page (a network error), or the server's 403 shows: never a 200.
+    expect(fromPage).not.toBe(200);
+    await page.close();
+  });
+
+  it('refuses to bind anything but a loopback address, and to serve without --http', () => {
+    for (const host of ['0.0.0.0', '192.168.1.20', '::', 'example.com']) {
+      const run = spawnSync(process.execPath, [CLI, 'serve', '--http', '--host', host, '--port', '0'], { env: rig.env, encoding: 'utf8', timeout: 20_000 });
+      expect(run.status, host).toBe(2);
+      expect(run.stderr).toMatch(/loopback address only/);
+    }
+    const bare = spawnSync(process.execPath, [CLI, 'serve'], { env: rig.env, encoding: 'utf8', timeout: 20_000 });
+    expect(bare.status).toBe(2);
+    expect(bare.stderr).toMatch(/--http/);
+  });
+
+  it('`oriel config <client> --http` prints the HTTP form with the URL and the token', () => {
+    const port = new URL(url).port;
+    const out = JSON.parse(rig.cli(['config', 'cursor', '--http', '--port', port])) as { mcpServers: { oriel: { url: string; headers: Record<string, string> } } };
+    expect(out.mcpServers.oriel).toEqual({ url, headers: { Authorization: `Bearer ${token}` } });
+    const codex = rig.cli(['config', 'codex', '--http', '--port', port]);
+    expect(codex).toContain(`url = "${url}"`);
+    expect(codex).not.toContain(token);
+  });
+});
