@@ -7,6 +7,8 @@ import type { PromptView } from '../popup-messages.js';
 
 const NOTIFICATION = 'oriel-prompts';
 const WINDOW_KEY = 'promptsWindow';
+/** The last notification raised, kept in storage.session: what it said, and whether the browser could show it. */
+export const LAST_NOTIFICATION_KEY = 'lastNotification';
 const POPUP = 'extension/ui/popup.html';
 
 let shown = new Set<string>();
@@ -32,14 +34,20 @@ export async function notifyPrompts(prompts: readonly PromptView[]): Promise<voi
     // Plain text: no page content here (titles stay in the popup, labelled); agent names are the clients' own words.
     const agent = p.agents[0] ?? 'An agent';
     const more = prompts.length > 1 ? ` ${prompts.length - 1} more request${prompts.length > 2 ? 's' : ''} waiting.` : '';
-    await chrome.notifications.create(NOTIFICATION, {
+    const options: chrome.notifications.NotificationCreateOptions = {
       type: 'basic',
       iconUrl: chrome.runtime.getURL('icons/oriel-128.png'),
       title: 'Oriel: an agent asks for permission',
       message: `${agent.slice(0, 60)} wants to ${CAPABILITY_WORDS[p.capability]} on ${p.origin === 'null' ? 'a page with an opaque origin' : p.origin}.${more} Click to answer.`,
-    });
+    };
+    // Notifications may be unavailable (switched off by the person, or a browser without a notification service):
+    // the badge still counts, and what happened is kept for the options page and for tests.
+    const error = await chrome.notifications.create(NOTIFICATION, options).then(
+      () => undefined,
+      (err: unknown) => (err instanceof Error ? err.message : String(err)),
+    );
+    await chrome.storage.session.set({ [LAST_NOTIFICATION_KEY]: { prompt: p.id, title: options.title, message: options.message, at: Date.now(), ...(error !== undefined && { error }) } });
   } catch (err) {
-    // Notifications may be unavailable (switched off by the person, or a headless browser): the badge still counts.
     console.warn('[oriel] could not show a notification', err);
   }
 }
