@@ -103,7 +103,7 @@ export function createMcpServer(env: ServerEnvironment, tools: readonly ToolDefi
       def.name,
       { title: def.title, description: def.description, inputSchema: advertiseOnly(full), annotations },
       async (raw: unknown, ctx) => {
-        if (env.disabled().has(def.name)) return errorResult(errorData('operation_disabled', `The user disabled "${def.name}" in Oriel's options.`));
+        if (env.disabled().has(def.name)) return errorResult(errorData('operation_disabled', `The user switched off "${def.name}" in Oriel's options, so agents cannot use it.`));
         const parsed = strict.safeParse(raw ?? {});
         if (!parsed.success) {
           const issues = parsed.error.issues.slice(0, 5).map((i) =>

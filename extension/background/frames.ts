@@ -109,10 +109,18 @@ export async function frameOfDocument(tab: number, document: string): Promise<nu
  * (https://html.spec.whatwg.org/multipage/document-sequences.html#determining-the-origin).
  */
 export async function frameOrigin(tab: number, frameId: number): Promise<string> {
+  return (await frameOriginOrError(tab, frameId)).origin;
+}
+
+/**
+ * {@link frameOrigin}, and whether Oriel's content script answered in that frame. A loaded frame without it shows no
+ * page Oriel can work in: the browser's own error page after a failed load, or a page extensions may not touch.
+ */
+export async function frameOriginOrError(tab: number, frameId: number): Promise<{ origin: string; reachable: boolean }> {
   const reply = await sendToFrame(tab, frameId, 'document', {}).catch(() => undefined);
   const parsed = DocumentResult.safeParse(reply?.value);
-  if (parsed.success) return parsed.data.origin;
+  if (parsed.success) return { origin: parsed.data.origin, reachable: true };
   const info = await chrome.webNavigation.getFrame({ tabId: tab, frameId }).catch(() => null);
-  if (info && /^about:(blank|srcdoc)/.test(info.url) && info.parentFrameId >= 0) return frameOrigin(tab, info.parentFrameId);
-  return originOf(info?.url);
+  if (info && /^about:(blank|srcdoc)/.test(info.url) && info.parentFrameId >= 0) return { ...(await frameOriginOrError(tab, info.parentFrameId)), reachable: false };
+  return { origin: originOf(info?.url), reachable: false };
 }

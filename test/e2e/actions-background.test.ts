@@ -2,6 +2,7 @@
 // background runs with browser APIs, each with the errors it can return.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BROWSERS, until } from './harness.js';
+import { answerPrompt } from './consent-helpers.js';
 import { actionsRig, type ActionsRig } from './actions-setup.js';
 
 describe.each(BROWSERS)('background operations in %s', (kind) => {
@@ -114,11 +115,12 @@ describe.each(BROWSERS)('background operations in %s', (kind) => {
   });
 
   it('evaluate: an expression in the main world, promises awaited, page exceptions as page_error, bounded', async () => {
-    await t.rig.allowEvaluate(true);
-    await t.page.bringToFront();
-    await t.load('strict.csp.html'.replace('strict.csp', 'nav'));
+    await t.load('nav.html');
     await t.page.evaluate(() => ((window as unknown as { pageOnly: number }).pageOnly = 41));
-    const v = await t.tool('evaluate', { expression: 'window.pageOnly + 1' });
+    // Agents' code needs the person's exec grant: the first call asks, and the person allows any code in this tab.
+    const asking = t.tool('evaluate', { expression: 'window.pageOnly + 1' });
+    await answerPrompt(t.rig, { capability: 'exec' }, 'allow_session', t.page);
+    const v = await asking;
     expect(v.structured).toMatchObject({ value: 42, type: 'number', truncated: false });
     const p = await t.tool('evaluate', { expression: 'new Promise((r) => setTimeout(() => r({ ok: [1, 2] }), 50))' });
     expect(p.structured).toMatchObject({ value: { ok: [1, 2] }, type: 'object' });

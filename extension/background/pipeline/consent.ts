@@ -16,10 +16,15 @@ import type { CallState, Stage } from './types.js';
 /** Longest code or operation arguments a prompt shows, characters (the rest is counted, not shown). */
 const MAX_SHOWN_CODE = 4000;
 
-/** What a call needs, in the order it is asked: the page the person sees first, then the frame acted in. */
+/**
+ * What a call needs, in the order it is asked: the page the person sees first, then the frame acted in. Navigating
+ * away from a tab that shows no page Oriel can work in (the browser's error page after a failed load) needs nothing:
+ * no page of that origin is there to act in, and the URL it failed to load is not a grant to ask about.
+ */
 export function needsOf(state: CallState, code?: string): Need[] {
   const capability = OPS[state.op].capability;
   const t = state.target!;
+  if (!t.topReachable && state.op === 'navigate') return [];
   const top: Need = { capability: capability === 'read' || t.frame !== 0 ? 'read' : capability, origin: t.topOrigin, tab: state.tab, top: true };
   if (capability === 'read') return [top];
   const frame: Need = { capability, origin: t.origin, tab: state.tab, top: t.frame === 0, ...(code !== undefined && { code }) };
@@ -45,7 +50,7 @@ export const consent: Stage = async (state) => {
       'operation_disabled',
       exec
         ? `The user switched off agents' code (exec) in Oriel's options, so "${state.op}" is refused. To read the page use snapshot, extract or extract_rows instead.`
-        : `The user disabled "${state.op}" in Oriel's options.`,
+        : `The user switched off "${state.op}" in Oriel's options, so agents cannot use it.`,
     );
   }
   let detail: ReturnType<typeof execDetail> | undefined;

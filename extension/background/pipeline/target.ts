@@ -2,7 +2,7 @@
 // A handle names its document, hence its frame; calls without one act in (or start from) the top frame; snapshot and
 // wait_for by selector or text read every frame.
 import { orielError } from '../../../shared/errors.js';
-import { frameOfDocument, frameOrigin } from '../frames.js';
+import { frameOfDocument, frameOrigin, frameOriginOrError } from '../frames.js';
 import type { Stage } from './types.js';
 
 /** The namespace part of a handle (`q7k2mzr4.3` → `q7k2mzr4`). */
@@ -22,7 +22,7 @@ export const target: Stage = async (state) => {
     frame = found;
   }
   const everyFrame = state.op === 'snapshot' || (state.op === 'wait_for' && handle === undefined);
-  const topOrigin = await frameOrigin(state.tab, 0);
-  const origin = frame === 0 ? topOrigin : await frameOrigin(state.tab, frame);
-  state.target = { frame, origin, topOrigin, everyFrame };
+  const top = await frameOriginOrError(state.tab, 0);
+  const origin = frame === 0 ? top.origin : await frameOrigin(state.tab, frame);
+  state.target = { frame, origin, topOrigin: top.origin, everyFrame, topReachable: top.reachable };
 };

@@ -12,6 +12,11 @@ export interface CallTarget {
   origin: string;
   /** Origin of the tab's top document (the page the person sees). */
   topOrigin: string;
+  /**
+   * False when the top frame has no Oriel content script: it shows no page Oriel can work in (the browser's error page
+   * after a failed load, or a page extensions may not touch).
+   */
+  topReachable: boolean;
   /** True when the call reads every frame of the tab (snapshot, wait_for by selector or text). */
   everyFrame: boolean;
 }
