@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
-import { Client } from '@modelcontextprotocol/client';
+import { Client, type ClientOptions } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { CHROMIUM_EXTENSION_ID, GECKO_ID } from '../../shared/extension-ids.js';
 
@@ -91,7 +91,7 @@ export interface Rig {
   /** The options page (opened once, kept for the rig's life), brought to the front, to change settings as a person does. */
   options(): Promise<Page>;
   /** Connects an official MCP client to `oriel mcp` in the given era. */
-  client(era?: 'legacy' | 'modern', name?: string): Promise<Client>;
+  client(era?: 'legacy' | 'modern', name?: string, options?: Omit<ClientOptions, 'versionNegotiation'>): Promise<Client>;
   /** Runs the oriel CLI with this rig's environment; returns stdout. */
   cli(args: string[]): string;
   /** Browsers the hub sees connected right now (0 when the hub is not running). */
@@ -331,11 +331,11 @@ export async function launchRig(
       }
       return page.$eval('#us-state', (el) => el.textContent ?? '');
     },
-    async client(era = 'legacy', name = 'test') {
+    async client(era = 'legacy', name = 'test', options = {}) {
       const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp'], env: { ...env, ORIEL_CLIENT_NAME: name }, stderr: 'pipe' });
       const client = new Client(
         { name, version: '1.0.0' },
-        { versionNegotiation: era === 'legacy' ? { mode: 'legacy' } : { mode: { pin: '2026-07-28' } } },
+        { ...options, versionNegotiation: era === 'legacy' ? { mode: 'legacy' } : { mode: { pin: '2026-07-28' } } },
       );
       await client.connect(transport);
       clients.push(client);
