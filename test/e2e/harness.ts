@@ -64,6 +64,8 @@ export interface Rig {
   /** Environment for every Oriel process of this rig (private hub socket and data folders). */
   env: Record<string, string>;
   tmp: string;
+  /** The extension's own pages live under this URL (chrome-extension://… or moz-extension://…). */
+  extensionBase: string;
   /** Where downloads land (the audit log's export). */
   downloads: string;
   /** An extension page (`popup` or `options`), opened as a tab once, kept for the rig's life, brought to the front. */
@@ -216,6 +218,7 @@ export async function launchRig(
     },
     env,
     tmp,
+    extensionBase,
     downloads,
     cli,
     extensionPage,
