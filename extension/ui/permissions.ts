@@ -67,7 +67,11 @@ async function renderRules(): Promise<void> {
   document.getElementById('waiting-text')!.textContent = `${state.waiting} permission request${state.waiting === 1 ? '' : 's'} waiting for your answer.`;
 }
 
-document.getElementById('show-prompts')!.addEventListener('click', () => void ask({ kind: 'show-prompts' }));
+document.getElementById('show-prompts')!.addEventListener('click', () => {
+  void ask<{ how?: 'popup' | 'window' }>({ kind: 'show-prompts' }).then((r) => {
+    if (r.how) document.getElementById('waiting')!.dataset.shown = r.how;
+  });
+});
 
 // ---- Policy ----
 
