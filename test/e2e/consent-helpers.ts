@@ -12,8 +12,12 @@ export interface PromptCard {
   origin: string;
   /** Everything the card says, whitespace collapsed. */
   text: string;
+  /** The card as it reads, line by line (buttons left out). */
+  lines: string[];
   /** The answers offered (data-answer of each button). */
   answers: string[];
+  /** The buttons' labels, as the person reads them. */
+  labels: string[];
   /** The code shown for exec, if any. */
   code?: string;
 }
@@ -42,7 +46,9 @@ export async function promptCards(rig: Rig): Promise<PromptCard[]> {
         capability: el.dataset.capability ?? '',
         origin: el.dataset.origin ?? '',
         text: (el.textContent ?? '').replace(/\s+/g, ' ').trim(),
+        lines: [...el.children].filter((c) => !c.classList.contains('answers')).flatMap((c) => (c as HTMLElement).innerText.split('\n')).map((l) => l.trim()).filter(Boolean),
         answers: [...el.querySelectorAll('button[data-answer]')].map((b) => (b as HTMLElement).dataset.answer ?? ''),
+        labels: [...el.querySelectorAll('button[data-answer]')].map((b) => b.textContent ?? ''),
         ...(el.querySelector('pre.code') && { code: el.querySelector('pre.code')!.textContent ?? '' }),
       };
     }),
