@@ -7,8 +7,8 @@ import type { PromptInfo } from '../../shared/protocol.js';
 import type { Need } from '../consent/rules.js';
 import type { PromptView } from '../popup-messages.js';
 
-/** How a wait ends. */
-export type PromptOutcome = 'allow' | 'deny' | 'timeout' | 'cancelled';
+/** How a wait ends (`busy`: too many prompts or waiting calls already, so this one was not asked). */
+export type PromptOutcome = 'allow' | 'deny' | 'timeout' | 'cancelled' | 'busy';
 
 /** One call waiting on a prompt. */
 export interface Waiter {
@@ -43,7 +43,7 @@ export interface Prompt {
 /** Most prompts open at once; calls beyond it are refused at once rather than pile up unseen. */
 export const MAX_PROMPTS = 50;
 /** Most calls waiting on one prompt. */
-const MAX_WAITERS = 200;
+export const MAX_WAITERS = 200;
 
 const prompts = new Map<string, Prompt>();
 const listeners = new Set<() => void>();
@@ -71,17 +71,17 @@ export function promptKey(need: Need): string {
 /**
  * Waits for the person's answer to `need` on behalf of one call, sharing an open prompt with the same key. Settles
  * `timeout` at `waiter.until`, `cancelled` when `signal` aborts, else with the answer given through {@link settle}.
- * Refuses (`deny`) at once when {@link MAX_PROMPTS} other prompts are open.
+ * Settles `busy` at once when {@link MAX_PROMPTS} other prompts are open, or this one has {@link MAX_WAITERS} calls.
  */
 export function wait(need: Need, view: Prompt['view'], waiter: Waiter, signal: AbortSignal): Promise<PromptOutcome> {
   const key = promptKey(need);
   let prompt = prompts.get(key);
   if (!prompt) {
-    if (prompts.size >= MAX_PROMPTS) return Promise.resolve('deny');
+    if (prompts.size >= MAX_PROMPTS) return Promise.resolve('busy');
     prompt = { id: crypto.randomUUID(), key, need, view, since: Date.now(), waiters: [] };
     prompts.set(key, prompt);
   }
-  if (prompt.waiters.length >= MAX_WAITERS) return Promise.resolve('deny');
+  if (prompt.waiters.length >= MAX_WAITERS) return Promise.resolve('busy');
   const open = prompt;
   return new Promise<PromptOutcome>((resolve) => {
     const onAbort = () => entry.settle('cancelled');

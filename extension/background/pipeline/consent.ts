@@ -96,6 +96,10 @@ async function require(state: CallState, need: Need, detail: prompts.Prompt['vie
       throw orielError('permission_timeout', `The user did not answer the permission prompt for ${what} within ${state.settings.promptSeconds} s. Nothing was done.`, {
         next: 'ask the user to open the Oriel toolbar popup and answer the prompt, then retry',
       });
+    case 'busy':
+      throw orielError('permission_timeout', `Too many permission requests are waiting for the user already; ${what} was not asked. Nothing was done.`, {
+        next: 'wait for the user to answer the requests in the Oriel popup, then retry',
+      });
     case 'cancelled':
       throw orielError('cancelled', state.signal.aborted ? "The call was cancelled while it waited for the user's permission." : "The call was withdrawn while it waited for the user's permission (its client left).");
   }
@@ -109,13 +113,15 @@ async function require(state: CallState, need: Need, detail: prompts.Prompt['vie
 export async function answerPrompt(id: string, answer: Answer): Promise<boolean> {
   const prompt = prompts.openPrompts().find((p) => p.id === id);
   if (!prompt || !prompt.view.answers.includes(answer)) return false;
+  // The calls answered are those waiting now (storing a rule below may settle the prompt before this function does).
+  const waiters = [...prompt.waiters];
   const preview = prompt.view.detail?.kind === 'code' ? prompt.view.detail.code : undefined;
   const effect = effectOf(answer, prompt.need, crypto.randomUUID(), Date.now(), preview);
+  if (effect.allow && prompt.need.capability === 'exec') await auditGrant(prompt, waiters, answer);
   if (effect.rule) await addRule(effect.rule);
   if (effect.grant) await addGrant(effect.grant);
-  if (effect.allow && prompt.need.capability === 'exec') await auditGrant(prompt, answer);
   prompts.settle(id, effect.allow ? 'allow' : 'deny');
-  if (effect.rule) await recheck();
+  if (effect.rule || effect.grant) await recheck();
   return true;
 }
 
@@ -128,9 +134,9 @@ export async function recheck(): Promise<void> {
   }
 }
 
-async function auditGrant(prompt: prompts.Prompt, answer: Answer): Promise<void> {
+async function auditGrant(prompt: prompts.Prompt, waiters: readonly prompts.Waiter[], answer: Answer): Promise<void> {
   const detail = prompt.view.detail;
-  for (const w of prompt.waiters) {
+  for (const w of waiters) {
     await audit({
       time: Date.now(),
       kind: 'grant',
