@@ -2,6 +2,7 @@
 // popup): permission requests waiting for the person, "Share this tab" for the current tab, and every web tab with its
 // sharing switch. Everything shown comes from the background (extension/background/index.ts); strings from pages and
 // agents are shown as text, bounded and labelled.
+import '../zod-jitless.js'; // first: zod must be jitless before any schema is built
 import type { Answer } from '../consent/rules.js';
 import { CAPABILITY_WORDS, answerLabel } from '../consent/rules.js';
 import { ChangedSchema, type PopupRequest, type PopupState, type PromptView } from '../popup-messages.js';

@@ -32,15 +32,22 @@ export function needsOf(state: CallState, code?: string): Need[] {
   return [top, frame];
 }
 
-/** The code an exec op runs (evaluate's expression), or its operation and arguments, as the person is shown them. */
+/**
+ * The code an exec op runs (evaluate's expression), or the page operation it calls with its arguments, as the person is
+ * shown it; `text` is what an "exact code" grant is bound to.
+ */
 function execDetail(state: CallState): { text: string; detail: NonNullable<prompts.Prompt['view']['detail']>; operation?: string } {
   if (state.op === 'evaluate') {
     const code = String(state.args.expression ?? '');
     return { text: code, detail: { kind: 'code', code: code.slice(0, MAX_SHOWN_CODE), chars: code.length } };
   }
-  const args = JSON.stringify(state.args);
   const name = typeof state.args.name === 'string' ? state.args.name : state.op;
-  return { text: `${state.op} ${args}`, operation: `${name} ${args.slice(0, 1900)}`, detail: { kind: 'operation', name: name.slice(0, 200), args: args.slice(0, MAX_SHOWN_CODE) } };
+  const args = JSON.stringify(state.args.arguments ?? {});
+  return {
+    text: `${state.op} ${JSON.stringify(name)} ${args}`,
+    operation: `${name} ${args}`.slice(0, 2000),
+    detail: { kind: 'operation', name: name.slice(0, 200), args: args.slice(0, MAX_SHOWN_CODE) },
+  };
 }
 
 export const consent: Stage = async (state) => {
@@ -60,7 +67,7 @@ export const consent: Stage = async (state) => {
     codeHash = await sha256(detail.text);
     state.exec = { origin: state.target!.origin, codeHash, ...(state.op === 'evaluate' ? { code: detail.text } : { operation: detail.operation }) };
   }
-  for (const need of needsOf(state, codeHash)) await require(state, need, detail?.detail);
+  for (const need of needsOf(state, codeHash)) await obtain(state, need, detail?.detail);
 };
 
 /**
@@ -68,7 +75,7 @@ export const consent: Stage = async (state) => {
  * call's deadline stops meanwhile) until the person answers or the prompt budget ends.
  * @throws OrielError `permission_denied`, `permission_timeout`, `cancelled`.
  */
-async function require(state: CallState, need: Need, detail: prompts.Prompt['view']['detail']): Promise<void> {
+async function obtain(state: CallState, need: Need, detail: prompts.Prompt['view']['detail']): Promise<void> {
   const verdict = await judge(need);
   if (verdict.kind === 'allow') return;
   const what = `${need.capability} on ${need.origin}`;
