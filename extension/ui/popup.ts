@@ -94,21 +94,27 @@ async function currentTabId(): Promise<number | undefined> {
 }
 
 let shown = '';
+let shownPrompts = '';
 let prompts: PromptView[] = [];
 
 async function render(state?: PopupState): Promise<void> {
   const s = state ?? (await ask({ kind: 'state' }));
   const current = await currentTabId();
-  // Rebuild only when something visible changed, so a switch or button is not replaced under the user's pointer.
-  const key = JSON.stringify([s, current]);
+  // Rebuild only what changed, so a switch or an answer button is not replaced under the user's pointer (the tab list
+  // changes whenever a tab loads; the prompts only when one comes, goes or gains a waiting call).
+  const promptsKey = JSON.stringify(s.prompts);
+  if (promptsKey !== shownPrompts) {
+    shownPrompts = promptsKey;
+    prompts = s.prompts;
+    document.getElementById('prompts')!.hidden = prompts.length === 0;
+    document.getElementById('prompt-list')!.replaceChildren(...prompts.map(promptCard));
+  }
+  const key = JSON.stringify([s.connected, s.tabs, current]);
   if (key === shown) return;
   shown = key;
   const status = document.getElementById('status')!;
   status.textContent = s.connected ? 'Connected to the Oriel broker.' : 'Not connected to the broker: run "oriel install", then "oriel doctor".';
   status.className = `status${s.connected ? '' : ' off'}`;
-  prompts = s.prompts;
-  document.getElementById('prompts')!.hidden = prompts.length === 0;
-  document.getElementById('prompt-list')!.replaceChildren(...prompts.map(promptCard));
   const here = s.tabs.find((t) => t.tab === current);
   document.getElementById('this')!.replaceChildren(...(here ? [row(here, 'Share this tab')] : []));
   document.getElementById('shared')!.replaceChildren(...s.tabs.filter((t) => t.shared && t.tab !== current).map((t) => row(t, undefined)));

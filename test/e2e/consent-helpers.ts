@@ -77,7 +77,15 @@ export async function waitForPrompt(rig: Rig, match: PromptMatch = {}, timeoutMs
 export async function answerPrompt(rig: Rig, match: PromptMatch, answer: string, front?: Page): Promise<PromptCard> {
   const card = await waitForPrompt(rig, match);
   const popup = await rig.extensionPage('popup');
-  await popup.click(`article.prompt[data-prompt="${card.id}"] button[data-answer="${answer}"]`);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await popup.click(`article.prompt[data-prompt="${card.id}"] button[data-answer="${answer}"]`);
+      break;
+    } catch (err) {
+      // The popup rebuilt the card (another call joined it) between finding the button and clicking it: find it again.
+      if (attempt >= 3) throw err;
+    }
+  }
   await popup.waitForSelector(`article.prompt[data-prompt="${card.id}"]`, { hidden: true, timeout: 10_000 });
   await front?.bringToFront();
   return card;
