@@ -30,7 +30,7 @@ async function stepWithPrompt(rig: Rig, page: Page, client: Client, tool: string
   process.stdout.write(dim(`  The user clicks "${card.labels[card.answers.indexOf(answer)]}" in the popup; the call resumes.\n`));
   await answerPrompt(rig, { capability: card.capability }, answer, page);
   const r = await waiting;
-  show('', (r.isError ? 'ERROR ' : '') + r.text);
+  process.stdout.write(`${((r.isError ? 'ERROR ' : '') + r.text).split('\n').map((l) => `  ${l}`).join('\n')}\n`);
   if (r.isError) throw new Error(`${tool} failed: ${r.error?.code}`);
   return r.structured;
 }

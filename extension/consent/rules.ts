@@ -186,17 +186,20 @@ export function describePlace(place: Place): string {
 export const CAPABILITY_WORDS: Readonly<Record<Grantable, string>> = {
   read: 'read pages',
   act: 'click, type and navigate',
-  exec: 'run its own code',
+  exec: 'run code',
 };
 
-/** Button labels; exec prompts name the code scopes. */
-export function answerLabel(answer: Answer, capability: Grantable): string {
+/**
+ * Button labels; exec prompts name the code scopes (`operation`: the code is a page's own operation, called with given
+ * arguments, rather than the agent's).
+ */
+export function answerLabel(answer: Answer, capability: Grantable, operation = false): string {
   const exec = capability === 'exec';
   switch (answer) {
     case 'allow_once':
       return 'Allow once';
     case 'allow_code_session':
-      return 'Allow this exact code in this tab';
+      return operation ? 'Allow this exact call in this tab' : 'Allow this exact code in this tab';
     case 'allow_session':
       return 'Allow any code in this tab';
     case 'allow_origin':

@@ -50,7 +50,8 @@ function promptCard(p: PromptView): HTMLElement {
   card.setAttribute('aria-label', `Permission request: ${p.capability} on ${p.origin}`);
   const head = el('p');
   const agents = p.agents.map((a) => visible(a, 80)).join(', ') || 'An agent';
-  head.append(el('strong', agents, 'agent'), ` wants to `, el('strong', CAPABILITY_WORDS[p.capability], 'what'), ` ${where(p)}.`);
+  const what = p.detail?.kind === 'operation' ? 'run an operation the page offers' : p.detail?.kind === 'code' ? 'run its own code' : CAPABILITY_WORDS[p.capability];
+  head.append(el('strong', agents, 'agent'), ` wants to `, el('strong', what, 'what'), ` ${where(p)}.`);
   card.append(head);
   const meta = el('p', `${p.tools.join(', ')} · ${p.calls} call${p.calls === 1 ? '' : 's'} waiting · `, 'meta');
   const left = el('span', `${secondsLeft(p)} s left to answer`, 'left');
@@ -78,7 +79,7 @@ function promptCard(p: PromptView): HTMLElement {
 }
 
 function answerButton(p: PromptView, answer: Answer, group: HTMLElement): HTMLButtonElement {
-  const button = el('button', answerLabel(answer, p.capability), answer.startsWith('deny') ? 'deny' : 'allow');
+  const button = el('button', answerLabel(answer, p.capability, p.detail?.kind === 'operation'), answer.startsWith('deny') ? 'deny' : 'allow');
   button.type = 'button';
   button.dataset.answer = answer;
   button.addEventListener('click', () => {
