@@ -8,7 +8,7 @@ import type { PromptView } from '../popup-messages.js';
 const NOTIFICATION = 'oriel-prompts';
 const WINDOW_KEY = 'promptsWindow';
 /** The last notification raised, kept in storage.session: what it said, and whether the browser could show it. */
-export const LAST_NOTIFICATION_KEY = 'lastNotification';
+const LAST_NOTIFICATION_KEY = 'lastNotification';
 const POPUP = 'extension/ui/popup.html';
 
 let shown = new Set<string>();

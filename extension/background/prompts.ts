@@ -41,9 +41,9 @@ export interface Prompt {
 }
 
 /** Most prompts open at once; calls beyond it are refused at once rather than pile up unseen. */
-export const MAX_PROMPTS = 50;
+const MAX_PROMPTS = 50;
 /** Most calls waiting on one prompt. */
-export const MAX_WAITERS = 200;
+const MAX_WAITERS = 200;
 
 const prompts = new Map<string, Prompt>();
 const listeners = new Set<() => void>();
@@ -61,7 +61,7 @@ function changed(): void {
  * The key under which calls share a prompt: the capability and the origin — for exec also the tab and the exact code
  * (the person answers about one expression), and for opaque origins the tab (each opaque origin is unique).
  */
-export function promptKey(need: Need): string {
+function promptKey(need: Need): string {
   const parts: Array<string | number> = [need.capability, need.origin];
   if (need.capability === 'exec') parts.push(need.tab, need.code ?? '');
   else if (need.origin === 'null') parts.push(need.tab);

@@ -21,7 +21,7 @@ const MAX_SHOWN_CODE = 4000;
  * away from a tab that shows no page Oriel can work in (the browser's error page after a failed load) needs nothing:
  * no page of that origin is there to act in, and the URL it failed to load is not a grant to ask about.
  */
-export function needsOf(state: CallState, code?: string): Need[] {
+function needsOf(state: CallState, code?: string): Need[] {
   const capability = OPS[state.op].capability;
   const t = state.target!;
   if (!t.topReachable && state.op === 'navigate') return [];
