@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BROWSERS, until } from './harness.js';
 import { answerPrompt } from './consent-helpers.js';
-import { actionsRig, type ActionsRig } from './actions-setup.js';
+import { actionsRig, textOf, type ActionsRig } from './actions-setup.js';
 
 describe.each(BROWSERS)('background operations in %s', (kind) => {
   let t: ActionsRig;
@@ -50,10 +50,10 @@ describe.each(BROWSERS)('background operations in %s', (kind) => {
     expect(back.structured.document).toMatch(/^[a-z0-9]{4,16}$/);
     const forward = await t.tool('navigate', { action: 'forward' });
     expect(forward.structured.url).toBe(`${t.site.url}nav.html?b`);
-    const stamp = await t.page.$eval('#stamp', (el) => el.textContent);
+    const stamp = await textOf(t.page, '#stamp');
     const reload = await t.tool('navigate', { action: 'reload' });
     expect(reload.structured.document).not.toBe(forward.structured.document);
-    expect(await t.page.$eval('#stamp', (el) => el.textContent)).not.toBe(stamp);
+    expect(await textOf(t.page, '#stamp')).not.toBe(stamp);
     expect(reload.structured.document).not.toBe(a);
   });
 
@@ -116,7 +116,8 @@ describe.each(BROWSERS)('background operations in %s', (kind) => {
 
   it('evaluate: an expression in the main world, promises awaited, page exceptions as page_error, bounded', async () => {
     await t.load('nav.html');
-    await t.page.evaluate(() => ((window as unknown as { pageOnly: number }).pageOnly = 41));
+    // The tab navigated through the extension: puppeteer may still be swapping in the new document's context.
+    await until(() => t.page.evaluate(() => ((window as unknown as { pageOnly: number }).pageOnly = 41)).then(() => true, () => false), 5_000, 'the page to take a value');
     // Agents' code needs the person's exec grant: the first call asks, and the person allows any code in this tab.
     const asking = t.tool('evaluate', { expression: 'window.pageOnly + 1' });
     await answerPrompt(t.rig, { capability: 'exec' }, 'allow_session', t.page);
