@@ -53,11 +53,6 @@ async function openedMap(): Promise<Record<string, OpenedBy>> {
   return typeof stored === 'object' && stored !== null ? (stored as Record<string, OpenedBy>) : {};
 }
 
-/** Who opened `tab`, when it is shared only as a tab a shared tab opened. */
-export async function openedBy(tab: number): Promise<OpenedBy | undefined> {
-  return (await openedMap())[String(tab)];
-}
-
 /**
  * Shares or unshares a tab and updates its badge. Sharing grants read and act on the origin the tab shows now (as its
  * top document has it); unsharing ends every grant of the tab's session. `opened` marks a tab shared because a shared
