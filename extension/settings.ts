@@ -22,8 +22,8 @@ export const SettingsSchema = z.object({
   /** Longest value shown in a snapshot, in characters (200 by default: docs/architecture.md, "Redaction"). */
   valueLimit: z.number().int().min(0).max(100_000).catch(200),
   /**
-   * Whether agents may run their own code in shared tabs at all (exec: `evaluate`). On by default, and even then every
-   * use needs the person's exec grant (a prompt); off, exec tools are disabled outright.
+   * Whether agents may run code in shared tabs at all (exec: `evaluate`, `call_tab_operation`). On by default, and even
+   * then every use needs the person's exec grant (a prompt); off, exec tools are disabled outright.
    */
   allowExec: z.boolean().catch(true),
   /** Public operations (tools) the person switched off: hidden from agents' tool lists and refused if called. */
