@@ -98,15 +98,21 @@ export function revoke(id: string): Promise<boolean> {
 
 /**
  * Sharing a tab grants read and act on the origin it was shared at (replacing what an earlier share of the tab
- * granted); unsharing or closing it ends every grant of its session (`origin` undefined).
+ * granted); `null` shares it with no such grant (every call asks); unsharing or closing it ends every grant of its
+ * session (`origin` undefined).
  */
-export function setShareGrant(tab: number, origin: string | undefined): Promise<void> {
+export function setShareGrant(tab: number, origin: string | null | undefined): Promise<void> {
   return serially(async () => {
     const kept = (await loadGrants()).filter((g) => g.tab !== tab || (origin !== undefined && g.source !== 'share'));
     const now = Date.now();
-    const share = (capability: 'read' | 'act'): SessionGrant => ({ id: crypto.randomUUID(), tab, origin: origin!, capability, source: 'share', created: now });
-    await saveGrants(origin === undefined ? kept : [...kept, share('read'), share('act')]);
+    const share = (at: string, capability: 'read' | 'act'): SessionGrant => ({ id: crypto.randomUUID(), tab, origin: at, capability, source: 'share', created: now });
+    await saveGrants(typeof origin === 'string' ? [...kept, share(origin, 'read'), share(origin, 'act')] : kept);
   });
+}
+
+/** The origins sharing granted `tab` (read and act there). */
+export async function shareOrigins(tab: number): Promise<string[]> {
+  return [...new Set((await loadGrants()).filter((g) => g.tab === tab && g.source === 'share').map((g) => g.origin))];
 }
 
 /** Drops the session grants of tabs not in `alive` (after a restart of the background). */

@@ -6,7 +6,7 @@ import { scrubTabUrl } from './secret-params.js';
 import { originOf } from '../consent/rules.js';
 import { markShared } from './badge.js';
 import { frameOrigin, sendToFrame } from './frames.js';
-import { grantsOn, keepTabs, setShareGrant } from './grants.js';
+import { grantsOn, keepTabs, setShareGrant, shareOrigins } from './grants.js';
 
 const KEY = 'sharedTabs';
 const OPENED_KEY = 'openedTabs';
@@ -56,8 +56,9 @@ async function openedMap(): Promise<Record<string, OpenedBy>> {
 /**
  * Shares or unshares a tab and updates its badge. Sharing grants read and act on the origin the tab shows now (as its
  * top document has it); unsharing ends every grant of the tab's session. `opened` marks a tab shared because a shared
- * tab opened it: its grant covers the opener's origin only, so it asks the person about any other (the person sharing
- * it themselves lifts that).
+ * tab opened it: it inherits the opener's grant for the opener's origin, and only when sharing granted the opener that
+ * origin (an opener that navigated to an origin nobody allowed passes nothing on), so any other asks the person. The
+ * person sharing it themselves lifts that.
  */
 export async function setShared(tab: number, shared: boolean, opened?: OpenedBy): Promise<void> {
   const map = await openedMap();
@@ -67,7 +68,11 @@ export async function setShared(tab: number, shared: boolean, opened?: OpenedBy)
   const set = new Set(await load());
   if (shared) set.add(tab);
   else set.delete(tab);
-  await setShareGrant(tab, shared ? (opened?.origin ?? (await frameOrigin(tab, 0))) : undefined);
+  let origin: string | null | undefined;
+  if (!shared) origin = undefined;
+  else if (opened) origin = (await shareOrigins(opened.opener)).includes(opened.origin) ? opened.origin : null;
+  else origin = await frameOrigin(tab, 0);
+  await setShareGrant(tab, origin);
   await save(set);
   await markShared(tab, shared);
 }
