@@ -2,6 +2,7 @@
 // toolbar badge, revoke a rule and set the tool policy in the options page, read and export the audit log.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { Client } from '@modelcontextprotocol/client';
 import type { Page } from 'puppeteer-core';
 import { until, type Rig } from './harness.js';
 
@@ -190,4 +191,9 @@ export async function exportAudit(rig: Rig): Promise<{ exported: string; entries
       return undefined;
     }
   }, 5_000, 'the downloaded export to be complete');
+}
+
+/** Waits until `client`'s tools/list shows `tool` (or no longer does): the hub has applied the person's policy. */
+export async function untilListed(client: Client, tool: string, listed = true): Promise<void> {
+  await until(async () => (await client.listTools()).tools.some((t) => t.name === tool) === listed, 10_000, `${tool} to be ${listed ? 'listed' : 'hidden'}`);
 }

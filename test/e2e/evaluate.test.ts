@@ -10,7 +10,7 @@ import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM_EXTENSION_ID } from '../../shared/extension-ids.js';
 import { BROWSERS, FIXTURES, USER_SCRIPTS_PREFS, call, launchRig, serveFixtures, until, type Rig } from './harness.js';
-import { answerPrompt, setPolicy } from './consent-helpers.js';
+import { answerPrompt, setPolicy, untilListed } from './consent-helpers.js';
 
 /** What hardened sites send: scripts from their own origin only, so eval and new Function are refused. */
 const CSP = "default-src 'self'; script-src 'self'; object-src 'none'";
@@ -59,11 +59,13 @@ describe.each(BROWSERS)('evaluate under a strict CSP in %s', (kind) => {
 
   it("is refused with operation_disabled while agents' code is switched off; switched on, the first use asks the person", async () => {
     await setPolicy(rig, { exec: false });
+    await untilListed(client, 'evaluate', false);
     await page.bringToFront();
     const r = await evaluate({ expression: '1 + 1' });
     expect(r.error?.code).toBe('operation_disabled');
     expect(r.error?.message).toContain('switched off "evaluate"');
     await setPolicy(rig, { exec: true });
+    await untilListed(client, 'evaluate');
     await page.bringToFront();
     const asking = evaluate({ expression: 'window.appState.user' });
     const card = await answerPrompt(rig, { capability: 'exec' }, 'allow_session', page);

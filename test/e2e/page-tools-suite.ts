@@ -7,7 +7,7 @@ import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAGE_TOOL_LIMITS } from '../../shared/page-tools.js';
 import { call, FIXTURES, launchRig, serveFixtures, until, type BrowserKind, type Rig } from './harness.js';
-import { answerPrompt, setPolicy } from './consent-helpers.js';
+import { answerPrompt, setPolicy, untilListed } from './consent-helpers.js';
 
 export interface PageToolsVariant {
   kind: BrowserKind;
@@ -74,11 +74,13 @@ export function pageToolsSuite(variant: PageToolsVariant): void {
     it("needs exec: refused while agents' code is switched off; on, the first call asks the person, then valid arguments go through", async () => {
       const before = await seen();
       await setPolicy(rig, { exec: false });
+      await untilListed(client, 'call_tab_operation', false);
       await page.bringToFront();
       const refused = await tool('call_tab_operation', { name: 'add', arguments: { a: 1, b: 2 } });
       expect(refused.error?.code).toBe('operation_disabled');
       expect(await seen()).toBe(before);
       await setPolicy(rig, { exec: true });
+      await untilListed(client, 'call_tab_operation');
       await page.bringToFront();
       const asking = tool('call_tab_operation', { name: 'add', arguments: { a: 1, b: 2 } });
       // The popup shows the page's operation (its name is the page's words) and the arguments; the person allows any
