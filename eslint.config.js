@@ -19,6 +19,7 @@ const LAYERS = [
     patterns: ['**/broker/**', 'node:*', '**/content/**', '**/background/**', '**/ui/**', '**/shared/**', '!**/shared/page-channel.js', 'zod'],
     why: "the MAIN-world script runs in every page with the page's privileges: it talks to the content script by events only, and imports nothing but shared/page-channel.ts so it stays small",
   },
+  { files: ['extension/consent/**/*.ts'], patterns: ['**/broker/**', 'node:*', '**/content/**', '**/background/**', '**/ui/**'], why: 'the consent rules are pure data and judgement, shared by the background and the extension pages' },
   { files: ['extension/ui/**/*.ts'], patterns: ['**/broker/**', 'node:*', '**/content/**', '**/background/**'], why: 'extension pages talk to the background by messages only' },
   { files: ['broker/**/*.ts'], patterns: ['**/extension/**', ...MCP_SERVER_SDK], why: 'only broker/mcp speaks MCP' },
   { files: ['broker/common/**/*.ts'], patterns: ['**/extension/**', ...MCP_SERVER_SDK, '**/hub/**', '**/mcp/**', '**/native-host/**', '**/cli/**'], why: 'common code serves every broker folder' },

@@ -2,25 +2,34 @@
 // Agents never write these; only the extension's own pages do.
 import { z } from 'zod';
 import { orielError } from '../shared/errors.js';
+import { OPS, isOpName } from '../shared/ops.js';
 
 /** Most redaction selectors, and longest one (characters), the options page accepts. */
 export const MAX_REDACT_SELECTORS = 200;
 export const MAX_SELECTOR_CHARS = 1000;
 
+/** Longest permission-prompt budget the options page accepts, seconds. */
+export const MAX_PROMPT_SECONDS = 600;
+
 /**
- * Settings with their defaults. An invalid stored field falls back to its default — except the redaction selectors,
- * which fail closed (see {@link readSettings}): dropping them would show what the user asked to hide.
+ * Settings with their defaults. An invalid stored field falls back to its default — except the redaction selectors
+ * and the disabled tools, which fail closed (see {@link readSettings}): dropping them would show what the user asked to
+ * hide, or let agents use what the user switched off.
  */
 export const SettingsSchema = z.object({
   /** CSS selectors whose whole subtrees are removed from snapshots (names, text, values, links). */
   redactSelectors: z.array(z.string().max(MAX_SELECTOR_CHARS)).max(MAX_REDACT_SELECTORS).default([]),
-  /** Longest value shown in a snapshot, in characters (SPEC §3: 200 by default). */
+  /** Longest value shown in a snapshot, in characters (200 by default: docs/architecture.md, "Redaction"). */
   valueLimit: z.number().int().min(0).max(100_000).catch(200),
   /**
-   * Whether agents may run their own JavaScript in shared tabs (the `evaluate` tool). Off until the user turns it on:
-   * page JavaScript can read anything the page holds, redacted fields included.
+   * Whether agents may run code in shared tabs at all (exec: `evaluate`, `call_tab_operation`). On by default, and even
+   * then every use needs the person's exec grant (a prompt); off, exec tools are disabled outright.
    */
-  allowEvaluate: z.boolean().catch(false),
+  allowExec: z.boolean().catch(true),
+  /** Public operations (tools) the person switched off: hidden from agents' tool lists and refused if called. */
+  disabledTools: z.array(z.string().max(40)).max(100).default([]),
+  /** How long a call waits for the person to answer its permission prompt, seconds (separate from its deadline). */
+  promptSeconds: z.number().int().min(1).max(MAX_PROMPT_SECONDS).catch(60),
   /**
    * The folder agents may upload files from (an absolute path on this computer), read by the broker; '' turns upload
    * off, which is the default: an agent must never be able to send a file the person did not put there.
@@ -44,7 +53,7 @@ export async function readSettings(): Promise<Settings> {
   if (!parsed.success) {
     throw orielError(
       'invalid_argument',
-      "Oriel's redaction settings cannot be read, so nothing was read from the page. Ask the user to open Oriel's options and save the redaction list again.",
+      "Oriel's redaction or tool settings cannot be read, so nothing was done in the page. Ask the user to open Oriel's options and save them again.",
     );
   }
   return parsed.data;
@@ -57,4 +66,14 @@ export async function writeSettings(patch: Partial<Settings>): Promise<Settings>
   const next = SettingsSchema.parse({ ...(typeof stored === 'object' && stored !== null ? stored : {}), ...patch });
   await chrome.storage.local.set({ settings: next });
   return next;
+}
+
+/**
+ * The tools the person's policy switches off: those disabled by name, and every exec operation when exec is off.
+ * Sorted, without duplicates or names that are not public operations.
+ */
+export function disabledTools(settings: Settings): string[] {
+  const off = new Set(settings.disabledTools.filter((n) => isOpName(n) && OPS[n].public));
+  if (!settings.allowExec) for (const [name, spec] of Object.entries(OPS)) if (spec.public && spec.capability === 'exec') off.add(name);
+  return [...off].sort();
 }

@@ -1,9 +1,12 @@
 // `npm run demo`: builds if needed, starts the system Chromium (headed when a display exists) with the extension and
 // the bundled sample shop, shares its tab through the popup, and runs an agent-style MCP session, printing it: reading
-// and acting on the page, then the shop's own tool and its bridge (docs/bridge.md).
+// and acting on the page, then the shop's own tool — a call that waits for the person's permission, which the demo
+// answers in the popup as the person would — and its bridge (docs/bridge.md).
 import { existsSync } from 'node:fs';
 import type { Client } from '@modelcontextprotocol/client';
+import type { Page } from 'puppeteer-core';
 import { call, handleOf, launchRig, serveFixtures, until, type Rig } from '../test/e2e/harness.js';
+import { answerPrompt, waitForPrompt } from '../test/e2e/consent-helpers.js';
 
 const BROWSER_BIN = '/usr/bin/chromium';
 const useColor = process.stdout.isTTY;
@@ -12,6 +15,24 @@ const bold = (s: string) => (useColor ? `\x1b[1m${s}\x1b[0m` : s);
 
 function show(label: string, text: string): void {
   process.stdout.write(`\n${bold(label)}\n${text.split('\n').map((l) => `  ${l}`).join('\n')}\n`);
+}
+
+/**
+ * Calls a tool that waits for the person's permission: prints the prompt as the popup shows it, answers it there with
+ * `answer` as the person would, and prints the result once the call resumes.
+ */
+async function stepWithPrompt(rig: Rig, page: Page, client: Client, tool: string, args: Record<string, unknown>, answer: string) {
+  process.stdout.write(`\n${bold(`→ ${tool} ${JSON.stringify(args)}`)}\n${dim('  … waits for the user: the Oriel toolbar badge counts 1, a notification is up, and the popup shows:')}\n`);
+  const waiting = call(client, tool, args);
+  const card = await waitForPrompt(rig);
+  for (const line of card.lines) process.stdout.write(dim(`  │ ${line}\n`));
+  process.stdout.write(dim(`  │ [${card.labels.join('] [')}]\n`));
+  process.stdout.write(dim(`  The user clicks "${card.labels[card.answers.indexOf(answer)]}" in the popup; the call resumes.\n`));
+  await answerPrompt(rig, { capability: card.capability }, answer, page);
+  const r = await waiting;
+  process.stdout.write(`${((r.isError ? 'ERROR ' : '') + r.text).split('\n').map((l) => `  ${l}`).join('\n')}\n`);
+  if (r.isError) throw new Error(`${tool} failed: ${r.error?.code}`);
+  return r.structured;
 }
 
 /** Calls a tool, prints the request and the result the model would read, and returns the structured result. */
@@ -53,11 +74,9 @@ async function main(): Promise<void> {
     const add = handleOf(results.text as string, /button "Add Wireless ergonomic keyboard to cart"/);
     await step(agent, 'click', { handle: add });
     // The shop also talks back: a tool it registered, and answers on the bridge.
-    process.stdout.write(dim('\nThe shop registered a page tool and talks on the bridge. The user allows page operations (exec) in Oriel\'s options.\n'));
-    await rig.allowEvaluate(true);
-    await page.bringToFront();
+    process.stdout.write(dim("\nThe shop registered a page tool and talks on the bridge. Running the page's own operations needs the user's permission.\n"));
     await step(agent, 'list_tab_operations');
-    await step(agent, 'call_tab_operation', { name: 'add_to_cart', arguments: { product_id: 'kb-4', qty: 2 } });
+    await stepWithPrompt(rig, page, agent, 'call_tab_operation', { name: 'add_to_cart', arguments: { product_id: 'kb-4', qty: 2 } }, 'allow_once');
     const heard = await step(agent, 'await_message', { timeout_ms: 5_000 });
     await step(agent, 'send_message', { data: { ask: 'cart_total' } });
     await step(agent, 'await_message', { after: heard.next as number, timeout_ms: 5_000 });

@@ -22,10 +22,11 @@ export function renderToolsDoc(): string {
     '`stale_document` when the tab shows another document). Failures are results with `isError: true` and',
     '`structuredContent.error = {code, message, retryable, refresh_required, next}`.',
     '',
-    '"Needs" names the capability each tool belongs to in the per-origin permission model (read, act, exec; docs/architecture.md).',
-    'Until permission prompts exist, sharing a tab is the gate for read and act, and the exec tools (`evaluate`,',
-    '`call_tab_operation`) are also off until the user turns on "Let agents run JavaScript in shared tabs" in Oriel\'s',
-    'options. Pages that talk back (the bridge, page-registered tools): [bridge.md](bridge.md).',
+    '"Needs" names the capability each tool needs on the origin it touches (read, act, exec; docs/architecture.md,',
+    '"Consent"). Sharing a tab grants read and act on the origin it was shared at; anything else waits while the user',
+    'answers a prompt in the Oriel popup, then goes on or fails with `permission_denied` or `permission_timeout`. A tool',
+    'the user switched off in Oriel\'s options is not listed and answers `operation_disabled`.',
+    'Pages that talk back (the bridge, page-registered tools): [bridge.md](bridge.md).',
     '',
   ];
   for (const tool of TOOLS) {

@@ -265,9 +265,12 @@ export type CallTabOperationResult = z.infer<typeof CallTabOperationResult>;
 
 // ---- Private operations: sent by the background to content scripts, never by an agent. ----
 
-/** `document`: which document a frame shows now. */
+/**
+ * `document`: which document a frame shows now, and its origin as the document itself has it (`"null"` for opaque
+ * origins: sandboxed frames, data: URLs, and file: pages in some browsers), which its URL alone cannot tell.
+ */
 export const DocumentArgs = z.object({}).strict();
-export const DocumentResult = z.object({ document: z.string(), url: z.string(), title: z.string() });
+export const DocumentResult = z.object({ document: z.string(), url: z.string(), title: z.string(), origin: z.string() });
 
 /** `cancel`: abort the content side of call `call` (best effort). */
 export const CancelArgs = z.object({ call: z.number().int() }).strict();

@@ -5,11 +5,30 @@ import { ErrorDataSchema } from './errors.js';
 import { PageCallSchema } from './call.js';
 import { BRIDGE_LIMITS } from './bridge.js';
 
-/** Version of the browser ⇄ hub protocol; both ends refuse another. 2: calls travel in one envelope; events. */
-export const WIRE_VERSION = 2;
+/**
+ * Version of the browser ⇄ hub protocol; both ends refuse another. 2: calls travel in one envelope; events.
+ * 3: consent — the browser's tool policy, calls suspended on permission prompts, pending prompts, clients leaving.
+ */
+export const WIRE_VERSION = 3;
 
 /** Name of the native messaging host, as registered by `oriel install`. */
 export const NATIVE_HOST_NAME = 'dev.oriel.broker';
+
+/** A capability a person grants per origin (docs/architecture.md, "Consent"). */
+export const GrantCapabilitySchema = z.enum(['read', 'act', 'exec']);
+
+/**
+ * One grant or denial that applies to a session's top origin now: where it comes from (`share`: sharing the tab;
+ * `session`: an answer for this session; `origin`, `host`, `any`: a remembered rule for this origin, this host on any
+ * port, or every origin) and, for exec, whether it is for one exact expression.
+ */
+export const TabGrantSchema = z.object({
+  capability: GrantCapabilitySchema,
+  effect: z.enum(['allow', 'deny']),
+  scope: z.enum(['share', 'session', 'origin', 'host', 'any']),
+  exact_code: z.boolean().optional(),
+});
+export type TabGrant = z.infer<typeof TabGrantSchema>;
 
 /** One shared tab as the background reports it. */
 export const TabInfoSchema = z.object({
@@ -23,8 +42,34 @@ export const TabInfoSchema = z.object({
   document: z.string().max(32).optional(),
   /** The shared tab that opened this one (a link to a new tab, window.open), when it was shared for that reason. */
   opener: z.number().int().nonnegative().optional(),
+  /** What the person granted or denied on the tab's top origin (list_sessions shows it). */
+  grants: z.array(TabGrantSchema).max(50).optional(),
 });
 export type TabInfo = z.infer<typeof TabInfoSchema>;
+
+/**
+ * The person's policy in one browser that the broker applies: the tools they switched off (hidden from agents, refused
+ * if called), and the folder agents may upload files from (absolute path), or null when upload is off.
+ */
+export const PolicySchema = z.object({
+  disabled: z.array(z.string().max(40)).max(100).default([]),
+  upload_folder: z.string().max(4096).nullable(),
+});
+export type Policy = z.infer<typeof PolicySchema>;
+
+/** A permission prompt waiting for the person's answer (`oriel status` lists them). */
+export const PromptInfoSchema = z.object({
+  id: z.string().max(40),
+  capability: GrantCapabilitySchema,
+  origin: z.string().max(300),
+  /** Names of the MCP clients whose calls wait on it (their `clientInfo.name`). */
+  clients: z.array(z.string().max(200)).max(50),
+  /** How many calls wait on it. */
+  calls: z.number().int().nonnegative(),
+  /** When it appeared, ms since the Unix epoch. */
+  since: z.number(),
+});
+export type PromptInfo = z.infer<typeof PromptInfoSchema>;
 
 export const BrowserInfoSchema = z.object({
   /** Product family, e.g. "chromium" or "firefox". */
@@ -38,7 +83,8 @@ export type BrowserInfo = z.infer<typeof BrowserInfoSchema>;
 
 /**
  * Something that happened in the browser, pushed up without being asked (not an answer to a call). Each kind names the
- * tab it concerns (except `policy`, which concerns the whole browser); the hub turns them into session changes, buffers and client notifications (broker/hub/events.ts).
+ * tab or call it concerns, except `policy` and `prompts`, which concern the whole browser. The hub turns them into
+ * session changes, buffers, call deadlines and client notifications (broker/hub/events.ts).
  */
 export const BrowserEventSchema = z.discriminatedUnion('kind', [
   /** The top frame of a shared tab shows a new document. */
@@ -56,11 +102,14 @@ export const BrowserEventSchema = z.discriminatedUnion('kind', [
     data: z.string().max(BRIDGE_LIMITS.messageBytes),
     skipped: z.number().int().min(0).max(1e9),
   }),
-  /**
-   * The person's policy that the broker applies, for the whole browser (no tab): the folder agents may upload files
-   * from (absolute path), or null when upload is off. Sent after every hello and whenever it changes.
-   */
-  z.object({ kind: z.literal('policy'), upload_folder: z.string().max(4096).nullable() }),
+  /** The person's policy the broker applies, for the whole browser (no tab). Sent after every hello and whenever it changes. */
+  z.object({ kind: z.literal('policy'), ...PolicySchema.shape }),
+  /** The permission prompts waiting now (the whole list, after every change). */
+  z.object({ kind: z.literal('prompts'), prompts: z.array(PromptInfoSchema).max(200) }),
+  /** Call `call` waits on a permission prompt until `until` (ms since the Unix epoch): its deadline is suspended. */
+  z.object({ kind: z.literal('call_suspended'), call: z.number().int(), until: z.number().int() }),
+  /** Call `call` was allowed after a prompt and goes on with the budget it had left: its new absolute `deadline`. */
+  z.object({ kind: z.literal('call_resumed'), call: z.number().int(), deadline: z.number().int() }),
 ]);
 export type BrowserEvent = z.infer<typeof BrowserEventSchema>;
 
@@ -81,6 +130,8 @@ export const HubToBrowserSchema = z.discriminatedUnion('t', [
   /** One page call in its envelope (shared/call.ts). */
   z.object({ t: z.literal('call'), call: PageCallSchema }),
   z.object({ t: z.literal('cancel'), id: z.number().int() }),
+  /** An MCP client left: its permission prompts are withdrawn. */
+  z.object({ t: z.literal('client_gone'), client: z.string().max(40) }),
   z.object({ t: z.literal('ping'), n: z.number().int() }),
   /** A frame the relay or hub refused, reported back so the extension can log it. */
   z.object({ t: z.literal('rejected'), reason: z.string().max(500) }),
@@ -139,5 +190,7 @@ export const ControlStatusSchema = z.object({
     }),
   ),
   clients: z.number().int(),
+  /** Permission prompts waiting for the person, in every connected browser. */
+  prompts: z.array(PromptInfoSchema.extend({ browser: z.string() })).default([]),
 });
 export type ControlStatus = z.infer<typeof ControlStatusSchema>;

@@ -46,6 +46,14 @@ export function formatStatus(status: ControlStatus, now: Date = new Date()): str
     lines.push(`  ${s.id}  ${quote(s.title)}  ${escapeBare(s.url)}  (${escapeBare(s.browser)})${held}`);
   }
   lines.push(`MCP clients: ${status.clients}`);
+  const prompts = status.prompts;
+  lines.push(prompts.length === 0 ? 'Permission prompts: none waiting' : `Permission prompts: ${prompts.length} waiting (answer them in the Oriel toolbar popup)`);
+  for (const p of prompts) {
+    // Client names are the clients' own words: quoted so they cannot pass for anything else.
+    const who = p.clients.map((c) => JSON.stringify(c.slice(0, 60))).join(', ') || 'an agent';
+    const waited = formatUptime(now.getTime() - p.since);
+    lines.push(`  ${p.capability} on ${p.origin} for ${who} (${p.calls} call${p.calls === 1 ? '' : 's'} waiting, ${waited}, ${p.browser})`);
+  }
   return lines.join('\n') + '\n';
 }
 

@@ -1,7 +1,7 @@
 // The hub's state: connected browsers, the session table, the scheduler (queues and leases) and pending page calls
 // (docs/architecture.md). Socket plumbing lives in server.ts; MCP connections in broker/mcp.
 import { errorData, OrielError } from '../../shared/errors.js';
-import type { BrowserEvent, BrowserInfo, BrowserToHub, HubToBrowser, TabInfo } from '../../shared/protocol.js';
+import type { BrowserEvent, BrowserInfo, BrowserToHub, HubToBrowser, PromptInfo, TabInfo } from '../../shared/protocol.js';
 import { OPS, type PublicOpName } from '../../shared/ops.js';
 import { remainingMs, type Caller, type PageCall } from '../../shared/call.js';
 import type { Logger } from '../common/log.js';
@@ -32,6 +32,12 @@ interface PendingCall {
   documentBefore?: string;
   /** Set when the browser went away while this navigate was pending: it completes with the tab's next document. */
   survived?: boolean;
+  /** The operation's own budget, ms: a call resumed after a prompt never gets more than this left. */
+  budget: number;
+  /** (Re)arms the one timer that answers the call if the browser does not: at `at` (ms since the epoch), with `error`. */
+  arm(at: number, error: () => OrielError): void;
+  /** Told when the call starts waiting on a permission prompt (until `until`, ms since the epoch). */
+  onPrompt?: (until: number) => void;
   resolve(value: unknown): void;
   reject(err: OrielError): void;
 }
@@ -52,6 +58,8 @@ export interface PageRequest {
   deadline: number;
   /** Aborted when the client cancels the request. */
   signal?: AbortSignal;
+  /** Called when the call starts waiting on the person's permission prompt, with when that wait ends (ms since the epoch). */
+  onPrompt?: (until: number) => void;
 }
 
 /** A lease request ({@link Hub.acquireLease}). */
@@ -80,6 +88,8 @@ export interface LeaseView {
 
 /** The hub answers a call this long after its deadline at the latest, so the browser's own diagnosis arrives first, ms. */
 export const ANSWER_SLACK_MS = 250;
+/** Longest a call may wait on a permission prompt (the options page allows 600 s), ms. */
+export const MAX_PROMPT_WAIT_MS = 600_000;
 
 export class Hub {
   readonly sessions = new SessionTable();
@@ -99,6 +109,11 @@ export class Hub {
   private readonly pending = new Map<number, PendingCall>();
   /** Per browser instance: the folder the person lets agents upload files from (policy events). */
   private readonly uploadFolders = new Map<string, string>();
+  /** Each browser's tool policy (kept through its reconnect grace). */
+  private readonly policies = new Map<string, readonly string[]>();
+  /** Each browser's waiting permission prompts. */
+  private readonly prompts = new Map<string, PromptInfo[]>();
+  private disabled: ReadonlySet<string> = new Set();
   private nextId = 1;
   private holds = 0;
 
@@ -111,11 +126,19 @@ export class Hub {
       for (const id of ids) this.scheduler.sessionEnded(id);
       this.bridge.end(ids);
     };
-    // A client that leaves loses its leases at once; its waiting calls leave the queues, its running ones are cancelled.
+    // A client that leaves loses its leases at once; its waiting calls leave the queues, its running ones are cancelled,
+    // and every browser withdraws the permission prompts its calls wait on.
     this.events.on('client_gone', (caller) => {
       this.scheduler.clientGone(caller.id);
       for (const call of this.pending.values()) {
         if (call.client === caller.id) this.settle(call.id, new OrielError(errorData('cancelled', `The client disconnected while "${call.op}" was running.`)));
+      }
+      for (const link of this.browsers.values()) {
+        try {
+          link.send({ t: 'client_gone', client: caller.id });
+        } catch {
+          /* best effort */
+        }
       }
     });
   }
@@ -144,7 +167,38 @@ export class Hub {
     };
   }
 
-  /** A browser said hello: adopt it (replacing an older link of the same instance) and its shared tabs. */
+  /**
+   * Tools hidden from every client and refused if called: those any connected browser's policy switches off (the
+   * strictest policy wins — a person who switched a tool off in one browser does not want agents to use it anywhere).
+   */
+  disabledTools(): ReadonlySet<string> {
+    return this.disabled;
+  }
+
+  /** Permission prompts waiting in every browser, each with the browser's product name. */
+  promptList(): Array<PromptInfo & { browser: string }> {
+    const out: Array<PromptInfo & { browser: string }> = [];
+    for (const [instance, list] of this.prompts) {
+      const browser = this.browsers.get(instance)?.info.name ?? 'browser';
+      for (const p of list) out.push({ ...p, browser });
+    }
+    return out;
+  }
+
+  /** Sets (or, with undefined, drops) one browser's disabled tools and tells listeners when the union changed. */
+  private setDisabled(instance: string, disabled: readonly string[] | undefined): void {
+    if (disabled) this.policies.set(instance, disabled);
+    else this.policies.delete(instance);
+    const next = new Set([...this.policies.values()].flat());
+    const changed = next.size !== this.disabled.size || [...next].some((n) => !this.disabled.has(n));
+    this.disabled = next;
+    if (changed) this.events.emit('tools_changed');
+  }
+
+  /**
+   * A browser said hello: adopt it (replacing an older link of the same instance) and its shared tabs. Its policy
+   * follows as an event; a browser coming back keeps the one it had until then.
+   */
   attachBrowser(link: BrowserLink, tabs: TabInfo[]): void {
     const { instance } = link.info;
     const grace = this.graceTimers.get(instance);
@@ -158,6 +212,7 @@ export class Hub {
     }
     this.browsers.set(instance, link);
     this.since.set(link, Date.now());
+    this.prompts.delete(instance);
     this.sessions.setTabs(instance, link.info.name, tabs);
     this.resumeNavigations(instance, tabs);
     this.log.info('browser connected', { browser: link.info.name, instance, tabs: tabs.length });
@@ -195,11 +250,15 @@ export class Hub {
     if (this.browsers.get(instance) !== link) return;
     this.failInFlight(instance);
     this.sessions.disconnect(instance);
+    // Its prompts went with it (a reconnected background has none); its policy stays through the grace.
+    this.prompts.delete(instance);
     this.graceTimers.set(
       instance,
       setTimeout(() => {
         this.graceTimers.delete(instance);
         this.browsers.delete(instance);
+        this.setDisabled(instance, undefined);
+        this.uploadFolders.delete(instance);
         for (const call of this.pending.values()) {
           if (call.instance === instance) this.settle(call.id, new OrielError(errorData('browser_disconnected', 'The browser did not come back.')));
         }
@@ -218,22 +277,46 @@ export class Hub {
     }
   }
 
-  /** One event the browser pushed: session facts are updated here; everything is also published on {@link events}. */
+  /** One event the browser pushed: session facts, policy and deadlines are updated here; all are published on {@link events}. */
   private onBrowserEvent(instance: string, event: BrowserEvent): void {
-    if (event.kind === 'document') {
-      this.sessions.setDocument(instance, event.tab, event.document, event.url);
-      this.resumeNavigations(instance, [{ tab: event.tab, document: event.document, url: event.url }]);
-    }
-    if (event.kind === 'page_message') {
-      const session = this.sessions.get(sessionId(instance, event.tab));
-      // Only shared tabs feed the bridge; the background checks too, and an ended session's messages have no reader.
-      if (!session) return;
-      const stored = this.bridge.append(session.id, event);
-      if ('refused' in stored) this.log.warn('refused a bridge message', { session: session.id, reason: stored.refused });
-    }
-    if (event.kind === 'policy') {
-      if (event.upload_folder) this.uploadFolders.set(instance, event.upload_folder);
-      else this.uploadFolders.delete(instance);
+    switch (event.kind) {
+      case 'document':
+        this.sessions.setDocument(instance, event.tab, event.document, event.url);
+        this.resumeNavigations(instance, [{ tab: event.tab, document: event.document, url: event.url }]);
+        break;
+      case 'page_message': {
+        const session = this.sessions.get(sessionId(instance, event.tab));
+        // Only shared tabs feed the bridge; the background checks too, and an ended session's messages have no reader.
+        if (!session) return;
+        const stored = this.bridge.append(session.id, event);
+        if ('refused' in stored) this.log.warn('refused a bridge message', { session: session.id, reason: stored.refused });
+        break;
+      }
+      case 'policy':
+        if (event.upload_folder) this.uploadFolders.set(instance, event.upload_folder);
+        else this.uploadFolders.delete(instance);
+        this.setDisabled(instance, event.disabled);
+        break;
+      case 'prompts':
+        this.prompts.set(instance, event.prompts);
+        break;
+      case 'call_suspended': {
+        // The call waits on the person, under the prompt's budget: its own deadline stops until the prompt is settled.
+        const call = this.pending.get(event.call);
+        if (!call || call.instance !== instance) break;
+        const until = Math.min(event.until, Date.now() + MAX_PROMPT_WAIT_MS);
+        call.arm(until + ANSWER_SLACK_MS, () => new OrielError(errorData('permission_timeout', `"${call.op}" waited for the user's permission and got no answer in time.`)));
+        call.onPrompt?.(until);
+        break;
+      }
+      case 'call_resumed': {
+        // Allowed: the call goes on with the budget it had left, never more than its own.
+        const call = this.pending.get(event.call);
+        if (!call || call.instance !== instance) break;
+        const deadline = Math.min(event.deadline, Date.now() + call.budget);
+        call.arm(deadline + ANSWER_SLACK_MS, () => new OrielError(errorData('timeout', `"${call.op}" did not finish within ${call.budget} ms (after the user's permission). The page may still complete it: snapshot to see its state.`)));
+        break;
+      }
     }
     this.events.emit('browser', { instance, event });
   }
@@ -314,9 +397,7 @@ export class Hub {
     const signal = request.signal;
     return new Promise<unknown>((resolve, reject) => {
       const budget = remainingMs(request.deadline);
-      const timer = setTimeout(() => {
-        this.settle(id, new OrielError(errorData('timeout', `"${op}" did not finish within ${budget} ms. The page may still complete it: snapshot to see its state.`)));
-      }, budget + ANSWER_SLACK_MS);
+      let timer: NodeJS.Timeout | undefined;
       const onAbort = () => this.settle(id, new OrielError(errorData('cancelled', `"${op}" was cancelled by the client.`)));
       const call: PendingCall = {
         id,
@@ -326,6 +407,12 @@ export class Hub {
         tab: session.tab,
         client: request.caller.id,
         ...(session.info.document !== undefined && { documentBefore: session.info.document }),
+        budget,
+        arm: (at, error) => {
+          clearTimeout(timer);
+          timer = setTimeout(() => this.settle(id, error()), remainingMs(at));
+        },
+        ...(request.onPrompt && { onPrompt: request.onPrompt }),
         resolve: (v) => {
           clearTimeout(timer);
           signal?.removeEventListener('abort', onAbort);
@@ -337,6 +424,7 @@ export class Hub {
           reject(e);
         },
       };
+      call.arm(request.deadline + ANSWER_SLACK_MS, () => new OrielError(errorData('timeout', `"${op}" did not finish within ${budget} ms. The page may still complete it: snapshot to see its state.`)));
       this.pending.set(id, call);
       signal?.addEventListener('abort', onAbort, { once: true });
       try {
@@ -354,7 +442,7 @@ export class Hub {
     this.pending.delete(id);
     if (error) {
       const code = error.code;
-      if (code === 'timeout' || code === 'cancelled' || code === 'session_gone') {
+      if (code === 'timeout' || code === 'cancelled' || code === 'session_gone' || code === 'permission_timeout') {
         try {
           this.browsers.get(call.instance)?.send({ t: 'cancel', id });
         } catch {

@@ -251,6 +251,7 @@ function controlStatus(hub: Hub): ControlStatus {
       return { id: s.id, title: s.info.title, url: s.info.url, browser: s.browser, queued: hub.scheduler.depth(s.id), ...(bridge && { bridge }), ...(lease && { lease }) };
     }),
     clients: hub.clients.size,
+    prompts: hub.promptList(),
   };
 }
 

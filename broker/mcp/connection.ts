@@ -45,10 +45,19 @@ export function serveClient(hub: Hub, socket: Socket, initial: Uint8Array, name?
   if (initial.byteLength) onBytes(Buffer.from(initial));
   socket.on('data', onBytes);
   socket.on('error', (err) => log.debug('client socket error', { clientId, message: err.message }));
+  // The person's tool policy changed: every server of this connection tells its client (the SDK routes the notification
+  // onto the client's `subscriptions/listen` stream in the 2026-07-28 era, and sends it unsolicited in the 2025 eras).
+  const servers = new Set<ReturnType<typeof createMcpServer>>();
+  const onToolsChanged = () => {
+    for (const server of servers) server.sendToolListChanged();
+  };
+  hub.events.on('tools_changed', onToolsChanged);
   let closed = false;
   socket.on('close', () => {
     if (closed) return;
     closed = true;
+    hub.events.off('tools_changed', onToolsChanged);
+    servers.clear();
     const gone = hub.clients.remove(clientId);
     if (gone) hub.events.emit('client_gone', gone);
     log.info('client disconnected', { clientId });
@@ -57,15 +66,18 @@ export function serveClient(hub: Hub, socket: Socket, initial: Uint8Array, name?
 
   const transport = new StdioServerTransport(input, socket);
   serveStdio(
-    () =>
-      createMcpServer({
+    () => {
+      const server = createMcpServer({
         clientId,
         context: (signal, target, clientName) => {
           if (clientName) hub.clients.rename(clientId, clientName);
           return makeToolContext(hub, hub.clients.get(clientId) ?? caller, signal, target);
         },
-        disabled: () => new Set<string>(),
-      }),
+        disabled: () => hub.disabledTools(),
+      });
+      if (!closed) servers.add(server);
+      return server;
+    },
     {
       transport,
       onerror: (err) => log.warn('mcp connection error', { clientId, message: err.message }),

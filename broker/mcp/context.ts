@@ -20,6 +20,8 @@ export interface CallTarget {
   lease?: string;
   /** The tool's deadline defaults, ms. */
   timeout?: { default: number; max: number };
+  /** Told when the call starts waiting on the person's permission prompt (until when, ms since the epoch). */
+  onPrompt?: (until: number) => void;
 }
 
 /**
@@ -51,6 +53,7 @@ export function makeToolContext(hub: Hub, caller: Caller, signal: AbortSignal, t
         browser: s.browser,
         active: s.info.active,
         connected: s.connected,
+        grants: s.info.grants ?? [],
         ...(s.info.document !== undefined && { document: s.info.document }),
         ...(s.info.opener !== undefined && { opener: sessionId(s.instance, s.info.opener) }),
         ...leaseFacts(hub, s.id, caller),
@@ -61,7 +64,14 @@ export function makeToolContext(hub: Hub, caller: Caller, signal: AbortSignal, t
       return readUploadFiles(hub.uploadFolder(session.instance), paths);
     },
     callPage(op, args, options = {}) {
-      return hub.callPage({ ...common, op, args, deadline: Date.now() + budget(options.timeoutMs), ...(target.document !== undefined && { document: target.document }) });
+      return hub.callPage({
+        ...common,
+        op,
+        args,
+        deadline: Date.now() + budget(options.timeoutMs),
+        ...(target.document !== undefined && { document: target.document }),
+        ...(target.onPrompt && { onPrompt: target.onPrompt }),
+      });
     },
     acquireLease(options) {
       return hub.acquireLease({ ...common, deadline: Date.now() + budget(options.timeoutMs), ...(options.ttlMs !== undefined && { ttlMs: options.ttlMs }) });

@@ -117,13 +117,19 @@ export async function startHttpServer(hub: Hub, options: HttpServeOptions): Prom
       createMcpServer({
         clientId: 'http',
         context: (signal, target, clientName) => makeToolContext(hub, modernCaller(clientName ?? 'HTTP client'), signal, target),
-        disabled: () => new Set<string>(),
+        disabled: () => hub.disabledTools(),
       }),
     { legacy: 'reject', maxRequestBodySize: MAX_BODY_BYTES, onerror: (err) => log.warn('http mcp error', { message: err.message }) },
   );
 
   // 2025-era clients open a session with initialize: each session is one client until it ends.
-  const sessions = new Map<string, { transport: WebStandardStreamableHTTPServerTransport; clientId: string; lastSeen: number }>();
+  const sessions = new Map<string, { transport: WebStandardStreamableHTTPServerTransport; clientId: string; lastSeen: number; server: ReturnType<typeof createMcpServer> }>();
+  // The person's tool policy changed: 2025-era sessions are told directly, 2026-07-28 clients on their subscriptions.
+  const onToolsChanged = () => {
+    for (const s of sessions.values()) s.server.sendToolListChanged();
+    modernHandler.notify.toolsChanged();
+  };
+  hub.events.on('tools_changed', onToolsChanged);
   const leave = (clientId: string) => {
     const gone = hub.clients.remove(clientId);
     if (gone) hub.events.emit('client_gone', gone);
@@ -146,7 +152,7 @@ export async function startHttpServer(hub: Hub, options: HttpServeOptions): Prom
       maxRequestBodySize: MAX_BODY_BYTES,
       onsessioninitialized: (id) => {
         opened = id;
-        sessions.set(id, { transport, clientId, lastSeen: Date.now() });
+        sessions.set(id, { transport, clientId, lastSeen: Date.now(), server });
       },
     });
     transport.onclose = () => {
@@ -159,7 +165,7 @@ export async function startHttpServer(hub: Hub, options: HttpServeOptions): Prom
         if (clientName) hub.clients.rename(clientId, clientName);
         return makeToolContext(hub, hub.clients.get(clientId) ?? caller, signal, target);
       },
-      disabled: () => new Set<string>(),
+      disabled: () => hub.disabledTools(),
     });
     await server.connect(transport);
     const response = await transport.handleRequest(request, { authInfo });
@@ -215,6 +221,7 @@ export async function startHttpServer(hub: Hub, options: HttpServeOptions): Prom
     url,
     async close() {
       clearInterval(sweep);
+      hub.events.off('tools_changed', onToolsChanged);
       await Promise.allSettled([...sessions.values()].map((s) => s.transport.close()));
       for (const id of modern.keys()) leave(id);
       modern.clear();

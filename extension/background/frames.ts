@@ -2,8 +2,9 @@
 // Counterpart: extension/content/index.iife.ts.
 import { ContentResponseSchema } from '../../shared/protocol.js';
 import { CONTENT_WIRE, type ContentCall } from '../../shared/call.js';
-import type { OpName, RedactionPolicy } from '../../shared/ops.js';
+import { DocumentResult, type OpName, type RedactionPolicy } from '../../shared/ops.js';
 import { errorData, OrielError } from '../../shared/errors.js';
+import { originOf } from '../consent/rules.js';
 
 /** A frame's answer: the value and the id of the document that produced it. */
 export interface FrameReply {
@@ -99,4 +100,27 @@ export async function frameOfDocument(tab: number, document: string): Promise<nu
   const frames = await listFrames(tab);
   await Promise.all(frames.map((f) => sendToFrame(tab, f.frameId, 'document', {}).catch(() => undefined)));
   return documentFrames.get(tab)?.get(document);
+}
+
+/**
+ * The origin of the document frame `frameId` of `tab` shows, as that document has it: opaque ("null") for sandboxed
+ * frames and data: URLs even when the URL says otherwise. A frame Oriel cannot reach is judged by its URL; an
+ * about:blank or about:srcdoc frame there takes its parent's origin, which created it
+ * (https://html.spec.whatwg.org/multipage/document-sequences.html#determining-the-origin).
+ */
+export async function frameOrigin(tab: number, frameId: number): Promise<string> {
+  return (await frameOriginOrError(tab, frameId)).origin;
+}
+
+/**
+ * {@link frameOrigin}, and whether Oriel's content script answered in that frame. A loaded frame without it shows no
+ * page Oriel can work in: the browser's own error page after a failed load, or a page extensions may not touch.
+ */
+export async function frameOriginOrError(tab: number, frameId: number): Promise<{ origin: string; reachable: boolean }> {
+  const reply = await sendToFrame(tab, frameId, 'document', {}).catch(() => undefined);
+  const parsed = DocumentResult.safeParse(reply?.value);
+  if (parsed.success) return { origin: parsed.data.origin, reachable: true };
+  const info = await chrome.webNavigation.getFrame({ tabId: tab, frameId }).catch(() => null);
+  if (info && /^about:(blank|srcdoc)/.test(info.url) && info.parentFrameId >= 0) return { ...(await frameOriginOrError(tab, info.parentFrameId)), reachable: false };
+  return { origin: originOf(info?.url), reachable: false };
 }

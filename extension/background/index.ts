@@ -1,10 +1,11 @@
 // Background entry (service worker in Chromium, event page in Firefox): reconciles state, keeps the native port,
-// tracks shared tabs and answers the popup. Everything registers synchronously at top level so a restarted worker
-// hears the event that woke it.
+// tracks shared tabs, keeps the permission prompts and answers the extension's own pages. Everything registers
+// synchronously at top level so a restarted worker hears the event that woke it.
 import '../zod-jitless.js'; // first: zod must be jitless before any schema is built
 import { browserIdentity } from './identity.js';
 import { startNative, sendTabs, post, isConnected } from './native.js';
 import { runCall, cancelCall } from './pipeline/index.js';
+import { answerPrompt, recheck } from './pipeline/consent.js';
 import { isShared, onSharingChanged, reconcileSharing, setShared, sharedTabIds } from './sharing.js';
 import { forgetTab, sendToFrame } from './frames.js';
 import { forgetPushes, onContentPush } from './push.js';
@@ -12,7 +13,12 @@ import { addSecretParams, forgetSecretParams, scrubTabUrl, SecretParamsMessageSc
 import { sendPolicy } from './policy.js';
 import './opened.js';
 import './csp.js';
-import { PopupRequestSchema, type PopupState } from '../popup-messages.js';
+import { loadGrants, loadRules, onConsentChanged, revoke } from './grants.js';
+import { onPromptsChanged, openPrompts, promptInfos, promptViews, withdrawAll, withdrawClient } from './prompts.js';
+import { onAudited, readAudit } from './audit.js';
+import { showWaiting } from './badge.js';
+import { notifyPrompts, showPrompts } from './notify.js';
+import { PopupRequestSchema, type Changed, type PopupRequest, type PopupState } from '../popup-messages.js';
 import { acceptLifelines, requestLifeline } from './lifeline.js';
 
 acceptLifelines();
@@ -45,6 +51,12 @@ chrome.webNavigation.onDOMContentLoaded.addListener((details) => {
   });
 });
 
+/** Tells the open extension pages that something they show changed (they ask again; the message carries no data). */
+function broadcast(what: Changed['what']): void {
+  const message: Changed = { kind: 'changed', what };
+  chrome.runtime.sendMessage(message).catch(() => undefined);
+}
+
 onSharingChanged(() => void sendTabs());
 
 // Page → hub: bridge messages from the content script of a tab's top frame, checked and bounded there.
@@ -57,16 +69,56 @@ chrome.runtime.onMessage.addListener((message: unknown, sender) => {
   return false;
 });
 
+onPromptsChanged(() => {
+  const views = promptViews();
+  void showWaiting(views.length);
+  void notifyPrompts(views);
+  post({ t: 'event', event: { kind: 'prompts', prompts: promptInfos() } });
+  broadcast('prompts');
+});
+
+onConsentChanged(() => {
+  void sendTabs();
+  void recheck();
+  broadcast('rules');
+});
+
+onAudited(() => broadcast('audit'));
+
+
 chrome.runtime.onMessage.addListener((message: unknown, sender, sendResponse) => {
-  // Only the extension's own pages (popup, options) may change sharing: content scripts run at web URLs and are refused.
+  // Only the extension's own pages (popup, options) may share tabs or answer prompts: content scripts run at web URLs
+  // and are refused, and web pages cannot message the extension at all (no externally_connectable).
   if (sender.id !== chrome.runtime.id || !sender.url?.startsWith(chrome.runtime.getURL(''))) return false;
   const parsed = PopupRequestSchema.safeParse(message);
   if (!parsed.success) return false;
-  void answerPopup(parsed.data).then(sendResponse);
+  void answerPage(parsed.data).then(sendResponse, (err: unknown) => sendResponse({ ok: false, error: err instanceof Error ? err.message : String(err) }));
   return true;
 });
 
-async function answerPopup(request: ReturnType<typeof PopupRequestSchema.parse>): Promise<PopupState> {
+async function answerPage(request: PopupRequest): Promise<unknown> {
+  switch (request.kind) {
+    case 'state':
+    case 'share':
+      return popupState(request);
+    case 'answer':
+      return { ok: await answerPrompt(request.prompt, request.answer) };
+    case 'revoke':
+      return { ok: await revoke(request.id) };
+    case 'rules': {
+      const grants = await Promise.all(
+        (await loadGrants()).map(async (g) => ({ ...g, title: (await chrome.tabs.get(g.tab).catch(() => undefined))?.title ?? '' })),
+      );
+      return { rules: await loadRules(), grants, waiting: openPrompts().length };
+    }
+    case 'audit':
+      return { entries: await readAudit() };
+    case 'show-prompts':
+      return { ok: true, how: await showPrompts() };
+  }
+}
+
+async function popupState(request: PopupRequest): Promise<PopupState> {
   if (request.kind === 'share') {
     await setShared(request.tab, request.shared);
     requestLifeline(request.tab, request.shared);
@@ -79,12 +131,13 @@ async function answerPopup(request: ReturnType<typeof PopupRequestSchema.parse>)
       // Web pages can be shared; a shared tab stays listed wherever it went, so the user can always unshare it.
       .filter((t) => t.id !== undefined && (/^(https?|file):/.test(t.url ?? '') || shared.has(t.id)))
       .map((t) => ({ tab: t.id!, title: t.title ?? '', url: t.url ?? '', shared: shared.has(t.id!), active: t.active, windowId: t.windowId })),
+    prompts: promptViews(),
   };
 }
 
 void (async () => {
   await reconcileSharing();
-  startNative(await browserIdentity(), { call: runCall, cancel: cancelCall, greeted: () => void sendPolicy() });
+  startNative(await browserIdentity(), { call: runCall, cancel: cancelCall, greeted: () => void sendPolicy(), clientGone: withdrawClient, disconnected: withdrawAll });
   // A restarted background: every shared tab holds its lifeline again (they reconnect by themselves too).
   for (const tab of await sharedTabIds()) requestLifeline(tab, true);
 })();

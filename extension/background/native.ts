@@ -6,6 +6,18 @@ import { describeSharedTabs } from './sharing.js';
 
 type CallHandler = (call: PageCall) => Promise<BrowserToHub>;
 
+/** What the background does with what the hub sends, and what its hello says besides the shared tabs. */
+export interface NativeHandlers {
+  call: CallHandler;
+  cancel(id: number): void;
+  /** An MCP client left (its id). */
+  clientGone(client: string): void;
+  /** The hello went out on a new port (the policy follows it: ./policy.ts). */
+  greeted?(): void;
+  /** The port closed: calls in flight can no longer be answered. */
+  disconnected(): void;
+}
+
 const MAX_BACKOFF_MS = 30_000;
 let port: chrome.runtime.Port | undefined;
 /** True once the hello went out on the current port (nothing else may precede it). */
@@ -13,9 +25,7 @@ let greeted = false;
 let backoff = 500;
 let reconnectTimer: ReturnType<typeof setTimeout> | undefined;
 let identity: BrowserInfo | undefined;
-let onCall: CallHandler | undefined;
-let onCancel: ((id: number) => void) | undefined;
-let onGreeted: (() => void) | undefined;
+let handlers: NativeHandlers | undefined;
 
 /** Whether the port is open (for the popup). */
 export function isConnected(): boolean {
@@ -24,6 +34,8 @@ export function isConnected(): boolean {
 
 /** Sends a message to the hub if connected; silently drops it otherwise (the next hello carries the state). */
 export function post(message: BrowserToHub): void {
+  // Nothing may precede the hello on a new port.
+  if (!greeted && message.t !== 'hello') return;
   try {
     port?.postMessage(message);
   } catch {
@@ -42,11 +54,9 @@ export async function sendTabs(): Promise<void> {
 }
 
 /** Starts the connection loop. */
-export function startNative(info: BrowserInfo, handlers: { call: CallHandler; cancel: (id: number) => void; greeted?: () => void }): void {
+export function startNative(info: BrowserInfo, on: NativeHandlers): void {
   identity = info;
-  onCall = handlers.call;
-  onCancel = handlers.cancel;
-  onGreeted = handlers.greeted;
+  handlers = on;
   connect();
 }
 
@@ -75,6 +85,7 @@ function connect(): void {
     const reason = chrome.runtime.lastError?.message ?? (p as unknown as { error?: { message?: string } }).error?.message;
     console.warn('[oriel] native host disconnected', reason ?? '');
     if (port === p) port = undefined;
+    handlers?.disconnected();
     scheduleReconnect();
   });
   p.onMessage.addListener((raw: unknown) => {
@@ -92,19 +103,22 @@ function connect(): void {
         post({ t: 'pong', n: message.n });
         return;
       case 'cancel':
-        onCancel?.(message.id);
+        handlers?.cancel(message.id);
+        return;
+      case 'client_gone':
+        handlers?.clientGone(message.client);
         return;
       case 'rejected':
         console.warn('[oriel] the broker rejected a message:', message.reason);
         return;
       case 'call':
-        void onCall?.(message.call).then(post);
+        void handlers?.call(message.call).then(post);
         return;
     }
   });
   void describeSharedTabs({ documents: true }).then((tabs) => {
     post({ t: 'hello', wire: WIRE_VERSION, browser: identity!, tabs });
     greeted = true;
-    onGreeted?.();
+    handlers?.greeted?.();
   });
 }

@@ -1,13 +1,16 @@
-// The person's policy the broker applies (the upload folder), sent up as a `policy` event after every hello and
-// whenever the options change. Counterpart: broker/hub/hub.ts (uploadFolder).
-import { readSettings } from '../settings.js';
+// The person's policy the broker applies (the tools switched off, the upload folder), sent up as a `policy` event after
+// every hello and whenever the options change. Counterpart: broker/hub/hub.ts (disabledTools, uploadFolder).
+import { disabledTools, readSettings } from '../settings.js';
 import { isGreeted, post } from './native.js';
 
-/** Sends the current policy to the hub, if connected. An unreadable setting sends upload off. */
+/**
+ * Sends the current policy to the hub, if connected. Unreadable settings send upload off and no tool off (the
+ * background itself then refuses every call, as it cannot read the person's policy).
+ */
 export async function sendPolicy(): Promise<void> {
   if (!isGreeted()) return;
   const settings = await readSettings().catch(() => undefined);
-  post({ t: 'event', event: { kind: 'policy', upload_folder: settings?.uploadFolder || null } });
+  post({ t: 'event', event: { kind: 'policy', disabled: settings ? disabledTools(settings) : [], upload_folder: settings?.uploadFolder || null } });
 }
 
 chrome.storage.onChanged.addListener((changes, area) => {

@@ -6,7 +6,8 @@
 import { TokenBucket } from 'limiter';
 import { BRIDGE_LIMITS, jsonBytes, PagePushSchema } from '../../shared/bridge.js';
 import { post } from './native.js';
-import { isShared, originOf } from './sharing.js';
+import { originOf } from '../consent/rules.js';
+import { isShared } from './sharing.js';
 
 /** Per tab: the rate buckets and the messages refused since the last one forwarded. */
 interface TabBudget {

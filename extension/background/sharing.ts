@@ -1,8 +1,12 @@
-// Which tabs the user shared (SPEC §2). Kept in storage.session so a service-worker restart keeps them and a browser
-// restart forgets them. Shared tabs are marked with a badge on the toolbar button.
+// Which tabs the user shared (docs/architecture.md, "Sessions"). Kept in storage.session so a service-worker restart
+// keeps them and a browser restart forgets them. Shared tabs are marked with a badge on the toolbar button; sharing a
+// tab grants read and act on the origin it was shared at (./grants.ts).
 import type { TabInfo } from '../../shared/protocol.js';
 import { scrubTabUrl } from './secret-params.js';
-import { sendToFrame } from './frames.js';
+import { originOf } from '../consent/rules.js';
+import { markShared } from './badge.js';
+import { frameOrigin, sendToFrame } from './frames.js';
+import { grantsOn, keepTabs, setShareGrant, shareOrigins } from './grants.js';
 
 const KEY = 'sharedTabs';
 const OPENED_KEY = 'openedTabs';
@@ -49,14 +53,12 @@ async function openedMap(): Promise<Record<string, OpenedBy>> {
   return typeof stored === 'object' && stored !== null ? (stored as Record<string, OpenedBy>) : {};
 }
 
-/** Who opened `tab`, when it is shared only as a tab a shared tab opened. */
-export async function openedBy(tab: number): Promise<OpenedBy | undefined> {
-  return (await openedMap())[String(tab)];
-}
-
 /**
- * Shares or unshares a tab and updates its badge. Only http(s) and file pages can be shared. `opened` marks a tab
- * shared because a shared tab opened it (it covers the opener's origin only); the person sharing it themselves lifts that.
+ * Shares or unshares a tab and updates its badge. Sharing grants read and act on the origin the tab shows now (as its
+ * top document has it); unsharing ends every grant of the tab's session. `opened` marks a tab shared because a shared
+ * tab opened it: it inherits the opener's grant for the opener's origin, and only when sharing granted the opener that
+ * origin (an opener that navigated to an origin nobody allowed passes nothing on), so any other asks the person. The
+ * person sharing it themselves lifts that.
  */
 export async function setShared(tab: number, shared: boolean, opened?: OpenedBy): Promise<void> {
   const map = await openedMap();
@@ -66,36 +68,23 @@ export async function setShared(tab: number, shared: boolean, opened?: OpenedBy)
   const set = new Set(await load());
   if (shared) set.add(tab);
   else set.delete(tab);
+  let origin: string | null | undefined;
+  if (!shared) origin = undefined;
+  else if (opened) origin = (await shareOrigins(opened.opener)).includes(opened.origin) ? opened.origin : null;
+  else origin = await frameOrigin(tab, 0);
+  await setShareGrant(tab, origin);
   await save(set);
-  await mark(tab, shared);
+  await markShared(tab, shared);
 }
 
-async function mark(tab: number, shared: boolean): Promise<void> {
-  try {
-    await chrome.action.setBadgeText({ tabId: tab, text: shared ? 'ON' : '' });
-    if (shared) await chrome.action.setBadgeBackgroundColor({ tabId: tab, color: '#1a7f37' });
-    await chrome.action.setTitle({ tabId: tab, title: shared ? 'Oriel: this tab is shared with your agents' : 'Oriel' });
-  } catch {
-    /* the tab closed meanwhile */
-  }
-}
-
-/** Drops tabs that no longer exist (after a restart) and re-applies badges. */
+/** Drops tabs that no longer exist (after a restart), and their grants, and re-applies badges. */
 export async function reconcileSharing(): Promise<void> {
   const set = await load();
   const alive = new Set((await chrome.tabs.query({})).map((t) => t.id).filter((id): id is number => id !== undefined));
   const kept = new Set([...set].filter((id) => alive.has(id)));
   if (kept.size !== set.size) await save(kept);
-  for (const id of kept) await mark(id, true);
-}
-
-/** The origin of a URL (scheme://host:port), or the opaque "null". */
-export function originOf(url: string): string {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return 'null';
-  }
+  await keepTabs(kept);
+  for (const id of kept) await markShared(id, true);
 }
 
 /**
@@ -110,7 +99,8 @@ export async function describeSharedTabs(options: { documents?: boolean } = {}):
       const t = await chrome.tabs.get(id);
       const url = t.url ?? '';
       const by = opened[String(id)];
-      out.push({ tab: id, title: (t.title ?? '').slice(0, 2000), url: (await scrubTabUrl(id, url)).slice(0, 8192), origin: originOf(url), active: t.active, ...(by && { opener: by.opener }) });
+      const origin = originOf(url);
+      out.push({ tab: id, title: (t.title ?? '').slice(0, 2000), url: (await scrubTabUrl(id, url)).slice(0, 8192), origin, active: t.active, grants: await grantsOn(id, origin), ...(by && { opener: by.opener }) });
     } catch {
       /* closed */
     }

@@ -26,8 +26,8 @@ const HANDLERS: ContentHandlers = {
   ...bridgeHandlers,
   ...pageToolHandlers,
   ...maskHandlers,
-  /** The document this frame shows: its id (handle namespace), URL and title. */
-  document: (_args, ctx) => ({ document: ctx.registry.namespace, url: location.href, title: document.title }),
+  /** The document this frame shows: its id (handle namespace), URL, title and origin (https://html.spec.whatwg.org/multipage/webappapis.html#dom-origin-dev). */
+  document: (_args, ctx) => ({ document: ctx.registry.namespace, url: location.href, title: document.title, origin: window.origin }),
   lifeline: ({ hold }) => {
     // Only the top frame holds one: a tab needs one lifeline, whatever its frames.
     if (window === window.top) holdLifeline(hold);

@@ -1,7 +1,9 @@
-// The options page: the user's redaction selectors and value limit, agents' JavaScript, the upload folder and sharing of
-// opened tabs. An invalid selector is refused here, and a snapshot refuses to run with one rather than show unredacted content.
+// The options page: the user's redaction selectors and value limit (an invalid selector is refused here, and a
+// snapshot refuses to run with one rather than show unredacted content), user scripts for evaluate, the upload folder
+// and sharing of opened tabs. Permissions, tool policy and the audit log: ./permissions.ts.
 import '../zod-jitless.js'; // first: zod must be jitless before any schema is built
 import { DEFAULT_SETTINGS, MAX_REDACT_SELECTORS, MAX_SELECTOR_CHARS, readSettings, writeSettings } from '../settings.js';
+import './permissions.js';
 
 const selectors = document.getElementById('selectors') as HTMLTextAreaElement;
 const limit = document.getElementById('limit') as HTMLInputElement;
@@ -49,10 +51,6 @@ document.getElementById('form')!.addEventListener('submit', (event) => {
     return load();
   });
 });
-
-const allowEvaluate = document.getElementById('allow-evaluate') as HTMLInputElement;
-allowEvaluate.addEventListener('change', () => void writeSettings({ allowEvaluate: allowEvaluate.checked }));
-void readSettings().then((s) => (allowEvaluate.checked = s.allowEvaluate), () => undefined);
 
 void load();
 

@@ -2,7 +2,8 @@
 // background runs with browser APIs, each with the errors it can return.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BROWSERS, until } from './harness.js';
-import { actionsRig, type ActionsRig } from './actions-setup.js';
+import { answerPrompt } from './consent-helpers.js';
+import { actionsRig, textOf, type ActionsRig } from './actions-setup.js';
 
 describe.each(BROWSERS)('background operations in %s', (kind) => {
   let t: ActionsRig;
@@ -49,10 +50,10 @@ describe.each(BROWSERS)('background operations in %s', (kind) => {
     expect(back.structured.document).toMatch(/^[a-z0-9]{4,16}$/);
     const forward = await t.tool('navigate', { action: 'forward' });
     expect(forward.structured.url).toBe(`${t.site.url}nav.html?b`);
-    const stamp = await t.page.$eval('#stamp', (el) => el.textContent);
+    const stamp = await textOf(t.page, '#stamp');
     const reload = await t.tool('navigate', { action: 'reload' });
     expect(reload.structured.document).not.toBe(forward.structured.document);
-    expect(await t.page.$eval('#stamp', (el) => el.textContent)).not.toBe(stamp);
+    expect(await textOf(t.page, '#stamp')).not.toBe(stamp);
     expect(reload.structured.document).not.toBe(a);
   });
 
@@ -114,11 +115,13 @@ describe.each(BROWSERS)('background operations in %s', (kind) => {
   });
 
   it('evaluate: an expression in the main world, promises awaited, page exceptions as page_error, bounded', async () => {
-    await t.rig.allowEvaluate(true);
-    await t.page.bringToFront();
-    await t.load('strict.csp.html'.replace('strict.csp', 'nav'));
-    await t.page.evaluate(() => ((window as unknown as { pageOnly: number }).pageOnly = 41));
-    const v = await t.tool('evaluate', { expression: 'window.pageOnly + 1' });
+    await t.load('nav.html');
+    // The tab navigated through the extension: puppeteer may still be swapping in the new document's context.
+    await until(() => t.page.evaluate(() => ((window as unknown as { pageOnly: number }).pageOnly = 41)).then(() => true, () => false), 5_000, 'the page to take a value');
+    // Agents' code needs the person's exec grant: the first call asks, and the person allows any code in this tab.
+    const asking = t.tool('evaluate', { expression: 'window.pageOnly + 1' });
+    await answerPrompt(t.rig, { capability: 'exec' }, 'allow_session', t.page);
+    const v = await asking;
     expect(v.structured).toMatchObject({ value: 42, type: 'number', truncated: false });
     const p = await t.tool('evaluate', { expression: 'new Promise((r) => setTimeout(() => r({ ok: [1, 2] }), 50))' });
     expect(p.structured).toMatchObject({ value: { ok: [1, 2] }, type: 'object' });

@@ -1,9 +1,11 @@
 // Actions across frame and shadow boundaries, and failures that waiting cannot fix, through MCP in real Chromium and
-// Firefox: wait_for by text or selector searches every frame (same- and cross-origin); click reaches buttons inside
+// Firefox: wait_for by text or selector searches every frame (same- and cross-origin; a click in a cross-origin frame
+// asks the person first); click reaches buttons inside
 // closed shadow roots; typing into an element that can never take text fails at once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BROWSERS, handleOf, until } from './harness.js';
 import { actionsRig, inPage, type ActionsRig } from './actions-setup.js';
+import { answerPrompt } from './consent-helpers.js';
 
 describe.each(BROWSERS)('frames, closed shadow roots and permanent failures in %s', (kind) => {
   let t: ActionsRig;
@@ -31,7 +33,10 @@ describe.each(BROWSERS)('frames, closed shadow roots and permanent failures in %
   ] as const) {
     it(`wait_for finds text and selectors inside a ${label} iframe, and the handle it returns works`, async () => {
       const button = await frameButton(query);
-      const click = await t.tool('click', { handle: button });
+      const clicking = t.tool('click', { handle: button });
+      // Acting in a frame of another origin waits for the person's permission first: answered in the popup.
+      if (label === 'cross-origin') await answerPrompt(t.rig, { capability: 'act' }, 'allow_once', t.page);
+      const click = await clicking;
       expect(click.isError, click.text).toBe(false);
       // The frame shows the result only when the page posts it "show", after the wait has been asked for: the wait
       // has to watch the frame (calls on a session run in order, so the page is told from outside).

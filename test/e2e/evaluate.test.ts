@@ -1,5 +1,6 @@
-// evaluate on a page whose Content-Security-Policy forbids eval (SPEC §4; issue 4, done-when 1), in real Chromium and
-// Firefox through MCP: off by default → evaluate_unavailable naming the exact switch; switched on the way a person does
+// evaluate on a page whose Content-Security-Policy forbids eval (docs/tools.md), in real Chromium and
+// Firefox through MCP: refused while agents' code is switched off in the options, asking the person first when on;
+// user scripts off by default → evaluate_unavailable naming the exact switch; switched on the way a person does
 // (Chromium: the "Allow User Scripts" toggle in chrome://extensions; Firefox: the options page's button, which requests
 // the optional userScripts permission) → values, promises, page errors and bounds through userScripts.execute;
 // switched off again → unavailable again.
@@ -9,6 +10,7 @@ import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM_EXTENSION_ID } from '../../shared/extension-ids.js';
 import { BROWSERS, FIXTURES, USER_SCRIPTS_PREFS, call, launchRig, serveFixtures, until, type Rig } from './harness.js';
+import { answerPrompt, setPolicy, untilListed } from './consent-helpers.js';
 
 /** What hardened sites send: scripts from their own origin only, so eval and new Function are refused. */
 const CSP = "default-src 'self'; script-src 'self'; object-src 'none'";
@@ -55,12 +57,21 @@ describe.each(BROWSERS)('evaluate under a strict CSP in %s', (kind) => {
     await site?.close();
   });
 
-  it('is refused with operation_disabled until the user allows it in the options page', async () => {
+  it("is refused with operation_disabled while agents' code is switched off; switched on, the first use asks the person", async () => {
+    await setPolicy(rig, { exec: false });
+    await untilListed(client, 'evaluate', false);
+    await page.bringToFront();
     const r = await evaluate({ expression: '1 + 1' });
     expect(r.error?.code).toBe('operation_disabled');
-    expect(r.error?.message).toContain('Let agents run JavaScript in shared tabs');
-    await rig.allowEvaluate(true);
+    expect(r.error?.message).toContain('switched off "evaluate"');
+    await setPolicy(rig, { exec: true });
+    await untilListed(client, 'evaluate');
     await page.bringToFront();
+    const asking = evaluate({ expression: 'window.appState.user' });
+    const card = await answerPrompt(rig, { capability: 'exec' }, 'allow_session', page);
+    expect(card.code).toBe('window.appState.user');
+    // The page's CSP forbids eval and user scripts are off: the call got through consent and fails for that reason.
+    expect((await asking).error?.code).toBe('evaluate_unavailable');
   });
 
   it('with user scripts off: evaluate_unavailable names the exact switch for this browser', async () => {

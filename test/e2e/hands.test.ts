@@ -9,6 +9,7 @@ import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BROWSERS, call, FIXTURES, handleOf, launchRig, serveFixtures, until, USER_SCRIPTS_PREFS, type Rig, type ToolCall } from './harness.js';
 import { textOf } from './actions-setup.js';
+import { answerPrompt } from './consent-helpers.js';
 
 describe.each(BROWSERS)('hands in %s', (kind) => {
   let rig: Rig;
@@ -307,10 +308,11 @@ describe.each(BROWSERS)('hands in %s', (kind) => {
   });
 
   it('evaluate never fires a CSP violation: without user scripts it says what to enable', async () => {
-    await rig.allowEvaluate(true);
-    await page.bringToFront();
     await load('csp-evaluate.html');
-    const r = await tool('evaluate', { expression: '1 + 1' });
+    // Agents' code asks the person first: allowed for any code in this tab.
+    const asking = tool('evaluate', { expression: '1 + 1' });
+    await answerPrompt(rig, { capability: 'exec' }, 'allow_session', page);
+    const r = await asking;
     expect(r.error?.code).toBe('evaluate_unavailable');
     expect(await textOf(page, '#n')).toBe('0 violations');
     // A page without such a policy still evaluates.

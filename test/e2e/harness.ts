@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
-import { Client } from '@modelcontextprotocol/client';
+import { Client, type ClientOptions } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { CHROMIUM_EXTENSION_ID, GECKO_ID } from '../../shared/extension-ids.js';
 
@@ -59,10 +59,19 @@ export function ensureBuilt(): void {
 /** A running test rig: browser, private Oriel folders, and helpers. */
 export interface Rig {
   kind: BrowserKind;
-  browser: Browser;
+  /** The running browser (another object after {@link restart}). */
+  readonly browser: Browser;
   /** Environment for every Oriel process of this rig (private hub socket and data folders). */
   env: Record<string, string>;
   tmp: string;
+  /** The extension's own pages live under this URL (chrome-extension://… or moz-extension://…). */
+  extensionBase: string;
+  /** Where downloads land (the audit log's export). */
+  downloads: string;
+  /** An extension page (`popup` or `options`), opened as a tab once, kept for the rig's life, brought to the front. */
+  extensionPage(name: 'popup' | 'options'): Promise<Page>;
+  /** Quits the browser and starts it again on the same profile (same extension id); MCP clients stay connected. */
+  restart(): Promise<void>;
   /** Opens `url` in a new tab and waits for it to load. */
   open(url: string): Promise<Page>;
   /** Shares (or unshares) the tab whose URL contains `urlPart`, through the popup's real UI. */
@@ -81,12 +90,10 @@ export interface Rig {
    * page's state text in Firefox, the toggle row's text in Chromium.
    */
   allowUserScripts(allowed?: boolean): Promise<string>;
-  /** Ticks (or unticks) "Let agents run JavaScript in shared tabs" on the options page, as the user would. */
-  allowEvaluate(allowed?: boolean): Promise<void>;
   /** The options page (opened once, kept for the rig's life), brought to the front, to change settings as a person does. */
   options(): Promise<Page>;
   /** Connects an official MCP client to `oriel mcp` in the given era. */
-  client(era?: 'legacy' | 'modern', name?: string): Promise<Client>;
+  client(era?: 'legacy' | 'modern', name?: string, options?: Omit<ClientOptions, 'versionNegotiation'>): Promise<Client>;
   /** Runs the oriel CLI with this rig's environment; returns stdout. */
   cli(args: string[]): string;
   /** Browsers the hub sees connected right now (0 when the hub is not running). */
@@ -128,33 +135,36 @@ export async function launchRig(
   const cli = (args: string[]) => execFileSync(process.execPath, [CLI, ...args], { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   cli(kind === 'chromium' ? ['install', '--browser', 'chromium', '--chromium-profile', profile] : ['install', '--browser', 'firefox']);
 
-  let browser: Browser;
-  let extensionBase: string;
-  if (kind === 'chromium') {
-    const ext = path.join(ROOT, 'dist/chrome');
-    browser = await puppeteer.launch({
-      executablePath: '/usr/bin/chromium',
-      headless: options.headless ?? true,
-      userDataDir: profile,
-      env,
-      ignoreDefaultArgs: ['--disable-extensions'],
-      args: [
-        `--load-extension=${ext}`,
-        `--disable-extensions-except=${ext}`,
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        ...(options.chromiumArgs ?? []),
-      ],
-    });
-    await browser.waitForTarget((t) => t.type() === 'service_worker' && t.url().startsWith(`chrome-extension://${CHROMIUM_EXTENSION_ID}/`), { timeout: SIGNAL_TIMEOUT_MS });
-    extensionBase = `chrome-extension://${CHROMIUM_EXTENSION_ID}`;
-  } else {
-    browser = await puppeteer.launch({
+  const downloads = path.join(tmp, 'downloads');
+  const extensionBase = kind === 'chromium' ? `chrome-extension://${CHROMIUM_EXTENSION_ID}` : `moz-extension://${FIREFOX_UUID}`;
+  /** Starts the browser on the rig's profile (again after {@link Rig.restart}: same profile, same extension id). */
+  const startBrowser = async (): Promise<Browser> => {
+    if (kind === 'chromium') {
+      const ext = path.join(ROOT, 'dist/chrome');
+      const b = await puppeteer.launch({
+        executablePath: '/usr/bin/chromium',
+        headless: options.headless ?? true,
+        userDataDir: profile,
+        env,
+        downloadBehavior: { policy: 'allow', downloadPath: downloads },
+        ignoreDefaultArgs: ['--disable-extensions'],
+        args: [
+          `--load-extension=${ext}`,
+          `--disable-extensions-except=${ext}`,
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-quic',
+          '--no-first-run',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+          ...(options.chromiumArgs ?? []),
+        ],
+      });
+      await b.waitForTarget((t) => t.type() === 'service_worker' && t.url().startsWith(`chrome-extension://${CHROMIUM_EXTENSION_ID}/`), { timeout: SIGNAL_TIMEOUT_MS });
+      return b;
+    }
+    const b = await puppeteer.launch({
       browser: 'firefox',
       protocol: 'webDriverBiDi',
       executablePath: '/usr/bin/firefox-esr',
@@ -166,23 +176,58 @@ export async function launchRig(
       extraPrefsFirefox: {
         'xpinstall.signatures.required': false,
         'extensions.webextensions.uuids': JSON.stringify({ [GECKO_ID]: FIREFOX_UUID }),
+        // A temporary add-on is uninstalled when Firefox quits; an installed one keeps its storage across restarts.
+        // These keep it for the reinstalled temporary add-on (same id, same UUID), as for an installed one.
+        'extensions.webextensions.keepStorageOnUninstall': true,
+        'extensions.webextensions.keepUuidOnUninstall': true,
+        // Downloads (the audit export) go straight to the rig's folder.
+        'browser.download.folderList': 2,
+        'browser.download.dir': downloads,
+        'browser.download.useDownloadDir': true,
+        'browser.download.always_ask_before_handling_new_types': false,
         ...options.firefoxPrefs,
       },
     });
-    await browser.installExtension(path.join(ROOT, 'dist/firefox'));
-    extensionBase = `moz-extension://${FIREFOX_UUID}`;
-  }
+    await b.installExtension(path.join(ROOT, 'dist/firefox'));
+    return b;
+  };
+  let browser = await startBrowser();
 
   const clients: Client[] = [];
-  let manager: Page | undefined;
-  let optionsPage: Page | undefined;
+  let extensionPages = new Map<string, Page>();
   let extensionsPage: Page | undefined;
+  /** An extension page (popup, options), opened as a tab once and kept for the rig's life. */
+  const extensionPage = async (name: 'popup' | 'options'): Promise<Page> => {
+    let page = extensionPages.get(name);
+    if (!page) {
+      page = await browser.newPage();
+      extensionPages.set(name, page);
+      // Firefox reports no load event for moz-extension pages opened by WebDriver; the page is usable regardless.
+      await page.goto(`${extensionBase}/extension/ui/${name}.html`, { waitUntil: 'load', timeout: kind === 'firefox' ? 3_000 : SIGNAL_TIMEOUT_MS }).catch((err: unknown) => {
+        if (kind !== 'firefox') throw err;
+      });
+    }
+    // Background tabs get no animation frames and throttled timers: work with the page in front, poll by time.
+    await page.bringToFront();
+    return page;
+  };
   const rig: Rig = {
     kind,
-    browser,
+    get browser() {
+      return browser;
+    },
     env,
     tmp,
+    extensionBase,
+    downloads,
     cli,
+    extensionPage,
+    async restart() {
+      await browser.close();
+      extensionPages = new Map();
+      extensionsPage = undefined;
+      browser = await startBrowser();
+    },
     connectedBrowsers() {
       try {
         const status = JSON.parse(cli(['status', '--json'])) as { browsers?: Array<{ connected: boolean }> };
@@ -217,16 +262,8 @@ export async function launchRig(
     },
     async share(urlPart, shared = true) {
       // The popup, opened as a tab and kept for the rig's life; its list follows tabs as they open and change.
-      if (!manager) {
-        manager = await browser.newPage();
-        // Firefox reports no load event for moz-extension pages opened by WebDriver; the page is usable regardless.
-        await manager.goto(`${extensionBase}/extension/ui/popup.html`, { waitUntil: 'load', timeout: kind === 'firefox' ? 3_000 : SIGNAL_TIMEOUT_MS }).catch((err: unknown) => {
-          if (kind !== 'firefox') throw err;
-        });
-      }
+      const manager = await extensionPage('popup');
       const selector = `label.tab[data-url*="${urlPart.replace(/"/g, '\\"')}"] input`;
-      // Background tabs get no animation frames and throttled timers: work with the popup in front, poll by time.
-      await manager.bringToFront();
       await manager.waitForSelector(selector, { timeout: SIGNAL_TIMEOUT_MS });
       for (let attempt = 0; ; attempt++) {
         try {
@@ -244,17 +281,11 @@ export async function launchRig(
       await target?.bringToFront();
     },
     async setRedaction(selectors, limit = 200, { direct = false } = {}) {
-      // The options page, opened as a tab like the popup and kept for the rig's life; reloaded each time so the form
-      // shows the stored settings and an empty status. It stays in front afterwards: bring back the tab you need.
-      let page = optionsPage;
-      if (!page) {
-        page = optionsPage = await browser.newPage();
-        await page.goto(`${extensionBase}/extension/ui/options.html`, { waitUntil: 'load', timeout: kind === 'firefox' ? 3_000 : SIGNAL_TIMEOUT_MS }).catch((err: unknown) => {
-          if (kind !== 'firefox') throw err;
-        });
-      } else {
-        // Background tabs get no animation frames: work with the options page in front, poll by time.
-        await page.bringToFront();
+      // The options page, reloaded each time so the form shows the stored settings and an empty status. It stays in
+      // front afterwards: bring back the tab you need.
+      const fresh = !extensionPages.has('options');
+      const page = await extensionPage('options');
+      if (!fresh) {
         await page.evaluate(() => {
           (window as unknown as { stale: boolean }).stale = true;
           location.reload();
@@ -275,30 +306,8 @@ export async function launchRig(
       await page.waitForFunction(() => document.getElementById('result')?.textContent !== '', { timeout: SIGNAL_TIMEOUT_MS, polling: 50 });
       return page.$eval('#result', (el) => el.textContent ?? '');
     },
-    async options() {
-      if (!optionsPage) {
-        optionsPage = await browser.newPage();
-        // Firefox reports no load event for moz-extension pages opened by WebDriver; the page is usable regardless.
-        await optionsPage.goto(`${extensionBase}/extension/ui/options.html`, { waitUntil: 'load', timeout: kind === 'firefox' ? 3_000 : 15_000 }).catch((err: unknown) => {
-          if (kind !== 'firefox') throw err;
-        });
-      }
-      await optionsPage.bringToFront();
-      return optionsPage;
-    },
-    async allowEvaluate(allowed = true) {
-      let page = optionsPage;
-      if (!page) {
-        page = optionsPage = await browser.newPage();
-        await page.goto(`${extensionBase}/extension/ui/options.html`, { waitUntil: 'load', timeout: kind === 'firefox' ? 3_000 : SIGNAL_TIMEOUT_MS }).catch((err: unknown) => {
-          if (kind !== 'firefox') throw err;
-        });
-      }
-      await page.bringToFront();
-      await page.waitForSelector('#allow-evaluate', { timeout: SIGNAL_TIMEOUT_MS });
-      const stored = () => page!.evaluate(async () => Boolean(((await chrome.storage.local.get('settings')).settings as { allowEvaluate?: boolean } | undefined)?.allowEvaluate));
-      if ((await stored()) !== allowed) await page.click('#allow-evaluate');
-      await until(async () => (await stored()) === allowed, SIGNAL_TIMEOUT_MS, `evaluate to be ${allowed ? 'allowed' : 'refused'}`);
+    options() {
+      return extensionPage('options');
     },
     async allowUserScripts(allowed = true) {
       if (kind === 'chromium') {
@@ -315,14 +324,8 @@ export async function launchRig(
         await until(async () => (await checked()) === allowed, SIGNAL_TIMEOUT_MS, `"Allow User Scripts" to be ${allowed ? 'on' : 'off'}`);
         return extensionsPage.$eval(toggle, (el) => (el.textContent ?? '').replace(/\s+/g, ' ').trim());
       }
-      let page = optionsPage;
-      if (!page) {
-        page = optionsPage = await browser.newPage();
-        // Firefox reports no load event for moz-extension pages opened by WebDriver; the page is usable regardless.
-        await page.goto(`${extensionBase}/extension/ui/options.html`, { waitUntil: 'load', timeout: 3_000 }).catch(() => undefined);
-      }
-      // A click is a user gesture only for the page in front.
-      await page.bringToFront();
+      // A click is a user gesture only for the page in front (extensionPage brings it there).
+      const page = await extensionPage('options');
       const want = allowed ? 'on' : 'off';
       await page.waitForSelector('#us-state[data-state]', { timeout: SIGNAL_TIMEOUT_MS });
       if ((await page.$eval('#us-state', (el) => (el as HTMLElement).dataset.state)) !== want) {
@@ -331,11 +334,11 @@ export async function launchRig(
       }
       return page.$eval('#us-state', (el) => el.textContent ?? '');
     },
-    async client(era = 'legacy', name = 'test') {
+    async client(era = 'legacy', name = 'test', options = {}) {
       const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp'], env: { ...env, ORIEL_CLIENT_NAME: name }, stderr: 'pipe' });
       const client = new Client(
         { name, version: '1.0.0' },
-        { versionNegotiation: era === 'legacy' ? { mode: 'legacy' } : { mode: { pin: '2026-07-28' } } },
+        { ...options, versionNegotiation: era === 'legacy' ? { mode: 'legacy' } : { mode: { pin: '2026-07-28' } } },
       );
       await client.connect(transport);
       clients.push(client);

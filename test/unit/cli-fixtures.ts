@@ -149,8 +149,8 @@ export async function startFakeHub(socketPath: string, status: ControlStatus): P
   };
 }
 
-/** A status as the hub reports it, with `browsers` and `sessions` as given. */
-export function hubStatus(browsers: number, sessions: number): ControlStatus {
+/** A status as the hub reports it, with `browsers`, `sessions` and waiting permission `prompts` as given. */
+export function hubStatus(browsers: number, sessions: number, prompts: ControlStatus['prompts'] = []): ControlStatus {
   return {
     t: 'status',
     pid: 4242,
@@ -164,6 +164,7 @@ export function hubStatus(browsers: number, sessions: number): ControlStatus {
     })),
     sessions: Array.from({ length: sessions }, (_, i) => ({ id: `abc0.${i + 1}`, title: `Tab ${i + 1}`, url: `https://shop.example/${i}`, browser: 'abc0' })),
     clients: 1,
+    prompts,
   };
 }
 

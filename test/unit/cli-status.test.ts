@@ -65,6 +65,19 @@ describe('oriel status', () => {
     expect(run.out).toContain('Sessions: 2');
     expect(run.out).toContain('abc0.2  "Tab 2"  https://shop.example/1  (abc0)');
     expect(run.out).toContain('MCP clients: 1');
+    expect(run.out).toContain('Permission prompts: none waiting');
+  });
+
+  it('lists the permission prompts waiting for the person', async () => {
+    machine = tempMachine();
+    const since = Date.now() - 12_000;
+    const prompt = { id: 'p1', capability: 'act' as const, origin: 'http://localhost:8080', clients: ['claude-code', 'cursor'], calls: 3, since, browser: 'chromium' };
+    hub = await startFakeHub(hubSocketPath(machine.ctx.dirs), hubStatus(1, 1, [prompt]));
+    const run = await runCli(machine.ctx, ['status']);
+    expect(run.out).toContain('Permission prompts: 1 waiting (answer them in the Oriel toolbar popup)');
+    expect(run.out).toMatch(/ {2}act on http:\/\/localhost:8080 for "claude-code", "cursor" \(3 calls waiting, 1[2-9]s, chromium\)/);
+    const json = JSON.parse((await runCli(machine.ctx, ['status', '--json'])).out) as { prompts: unknown[] };
+    expect(json.prompts).toEqual([prompt]);
   });
 
   it('escapes page titles: bidi controls and line breaks never reach the terminal raw, text or JSON', async () => {

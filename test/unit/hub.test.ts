@@ -1,6 +1,6 @@
 // The hub's call bookkeeping with a scripted browser link: deadlines, client cancellation, disconnects (navigate
 // survives, other calls fail and are not replayed), results routed to the right call.
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Hub, type BrowserLink } from '../../broker/hub/hub.js';
 import type { HubToBrowser } from '../../shared/protocol.js';
 import { logger } from '../../broker/common/log.js';
@@ -171,5 +171,98 @@ describe('Hub callers, leases and restarts', () => {
     await new Promise((r) => setTimeout(r, 0));
     hub.attachBrowser(fakeBrowser().link, [tab]);
     await expect(pending).rejects.toMatchObject({ data: { code: 'browser_disconnected' } });
+  });
+});
+
+describe('Hub consent plumbing', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('a call waiting on a permission prompt keeps waiting past its deadline, and answers permission_timeout after the prompt budget', async () => {
+    vi.useFakeTimers();
+    const hub = new Hub(quiet);
+    const b = fakeBrowser();
+    hub.attachBrowser(b.link, [tab]);
+    const waits: number[] = [];
+    const p = hub.callPage({ op: 'click', args: {}, caller, deadline: Date.now() + 1_000, onPrompt: (until) => waits.push(until) });
+    const outcome = p.then(() => 'ok', (e: { data: { code: string } }) => e.data.code);
+    await vi.advanceTimersByTimeAsync(0);
+    const id = b.calls()[0]!.call.id;
+    const until = Date.now() + 5_000;
+    hub.fromBrowser(b.link, { t: 'event', event: { kind: 'call_suspended', call: id, until } });
+    expect(waits).toEqual([until]);
+    // Well past the call's own deadline: still waiting for the person.
+    await vi.advanceTimersByTimeAsync(3_000);
+    expect(await Promise.race([outcome, 'pending'])).toBe('pending');
+    await vi.advanceTimersByTimeAsync(2_500);
+    expect(await outcome).toBe('permission_timeout');
+    expect(b.sent.filter((m) => m.t === 'cancel')).toHaveLength(1);
+  });
+
+  it('a call allowed after a prompt resumes with the budget it had left, never more than its own', async () => {
+    vi.useFakeTimers();
+    const hub = new Hub(quiet);
+    const b = fakeBrowser();
+    hub.attachBrowser(b.link, [tab]);
+    const p = hub.callPage({ op: 'click', args: {}, caller, deadline: Date.now() + 1_000 });
+    const outcome = p.then(() => 'ok', (e: { data: { code: string } }) => e.data.code);
+    await vi.advanceTimersByTimeAsync(0);
+    const id = b.calls()[0]!.call.id;
+    hub.fromBrowser(b.link, { t: 'event', event: { kind: 'call_suspended', call: id, until: Date.now() + 60_000 } });
+    await vi.advanceTimersByTimeAsync(10_000);
+    // A resumed deadline beyond the call's own budget is clamped to it.
+    hub.fromBrowser(b.link, { t: 'event', event: { kind: 'call_resumed', call: id, deadline: Date.now() + 50_000 } });
+    await vi.advanceTimersByTimeAsync(900);
+    expect(await Promise.race([outcome, 'pending'])).toBe('pending');
+    await vi.advanceTimersByTimeAsync(400);
+    expect(await outcome).toBe('timeout');
+  });
+
+  it('hides a tool any connected browser disables, tells listeners when the set changes, and forgets a browser that left', async () => {
+    vi.useFakeTimers();
+    const hub = new Hub(quiet);
+    let changes = 0;
+    hub.events.on('tools_changed', () => changes++);
+    const a = fakeBrowser('aaaa01');
+    const c = fakeBrowser('cccc01');
+    const policy = (link: BrowserLink, disabled: string[]) => hub.fromBrowser(link, { t: 'event', event: { kind: 'policy', disabled, upload_folder: null } });
+    hub.attachBrowser(a.link, [tab]);
+    policy(a.link, ['evaluate']);
+    expect([...hub.disabledTools()]).toEqual(['evaluate']);
+    expect(changes).toBe(1);
+    hub.attachBrowser(c.link, []);
+    policy(c.link, ['evaluate', 'navigate']);
+    expect([...hub.disabledTools()].sort()).toEqual(['evaluate', 'navigate']);
+    expect(changes).toBe(2);
+    // The same set again is no change.
+    policy(c.link, ['navigate', 'evaluate']);
+    expect(changes).toBe(2);
+    policy(c.link, []);
+    expect([...hub.disabledTools()]).toEqual(['evaluate']);
+    expect(changes).toBe(3);
+    // A disconnected browser's policy holds through its reconnect grace, then goes.
+    hub.detachBrowser(a.link);
+    expect([...hub.disabledTools()]).toEqual(['evaluate']);
+    await vi.advanceTimersByTimeAsync(30_001);
+    expect([...hub.disabledTools()]).toEqual([]);
+    expect(changes).toBe(4);
+  });
+
+  it('tells every browser when a client leaves, and lists the prompts browsers report', () => {
+    const hub = new Hub(quiet);
+    const a = fakeBrowser('aaaa01');
+    const c = fakeBrowser('cccc01');
+    hub.attachBrowser(a.link, [tab]);
+    hub.attachBrowser(c.link, []);
+    hub.events.emit('client_gone', caller);
+    expect(a.sent).toContainEqual({ t: 'client_gone', client: 'c1' });
+    expect(c.sent).toContainEqual({ t: 'client_gone', client: 'c1' });
+    const prompt = { id: 'p1', capability: 'read' as const, origin: 'http://b.test', clients: ['test client'], calls: 1, since: 1 };
+    hub.fromBrowser(a.link, { t: 'event', event: { kind: 'prompts', prompts: [prompt] } });
+    expect(hub.promptList()).toEqual([{ ...prompt, browser: 'chromium' }]);
+    // A browser that disconnects takes its prompts with it.
+    hub.detachBrowser(a.link);
+    expect(hub.promptList()).toEqual([]);
   });
 });

@@ -29,6 +29,7 @@ describe('layer rules', () => {
     ['extension/main/x.ts', "import { currentRegistry } from '../content/document.js';"],
     ['extension/main/x.ts', "import { OPS } from '../../shared/ops.js';"],
     ['extension/x.ts', "import { runHub } from '../broker/hub/server.js';"],
+    ['extension/consent/x.ts', "import { runCall } from '../background/pipeline/index.js';"],
   ])('%s may not: %s', async (file, source) => {
     const errors = await layerErrors(file, source);
     expect(errors).toHaveLength(1);
@@ -43,6 +44,7 @@ describe('layer rules', () => {
     ['extension/background/x.ts', "import { OPS } from '../../shared/ops.js';"],
     ['extension/content/x.ts', "import { readSettings } from '../settings.js';"],
     ['extension/main/x.ts', "import { WEBMCP_LIST } from '../../shared/page-channel.js';"],
+    ['extension/ui/x.ts', "import { decide } from '../consent/rules.js';"],
   ])('%s may: %s', async (file, source) => {
     expect(await layerErrors(file, source)).toEqual([]);
   });

@@ -27,7 +27,7 @@ const ALLOWED_WARNINGS: Array<{ code: string; inside: string; reason: string }> 
     inside: 'runInPage',
     // extension/background/ops/evaluate.ts: the `evaluate` tool compiles the agent's expression with the Function
     // constructor in the page's own world (scripting.executeScript, world MAIN), under the page's CSP. It runs only
-    // after the person ticked "Let agents run JavaScript in shared tabs"; where the page's CSP forbids it and the person
+    // after the person allowed that code in Oriel's permission prompt; where the page's CSP forbids it and the person
     // allowed user scripts, userScripts.execute runs the expression instead, without the constructor.
     reason: "evaluate's page-side runner, behind the user's consent",
   },

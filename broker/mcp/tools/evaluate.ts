@@ -1,4 +1,4 @@
-// evaluate: the escape hatch — one JavaScript expression in the page's main world (SPEC §4). Needs the exec grant.
+// evaluate: the escape hatch — one JavaScript expression in the page's main world (docs/tools.md). Needs the exec grant.
 // Page side: extension/background/ops/evaluate.ts.
 import { EvaluateArgs, EvaluateResult } from '../../../shared/ops.js';
 import { escapeJson } from '../../../shared/snapshot/escape.js';
@@ -8,7 +8,7 @@ export const evaluate = defineTool({
   name: 'evaluate',
   title: 'Run a JavaScript expression in the page',
   description:
-    "Escape hatch: evaluates one JavaScript expression in the shared tab's own page context (awaiting a promise) and returns its JSON value, bounded. It can change the page. Off until the user turns on \"Let agents run JavaScript\" in Oriel's options (operation_disabled otherwise). Works on pages whose CSP forbids eval once the user allows user scripts for Oriel; otherwise fails saying what to enable. Prefer snapshot, extract and extract_rows to read, click and type to act.",
+    "Escape hatch: evaluates one JavaScript expression in the shared tab's own page context (awaiting a promise) and returns its JSON value, bounded. It can change the page. Each use waits for the user's permission unless they allowed it for longer: Oriel's popup shows them the code (permission_denied or permission_timeout otherwise; operation_disabled if they switched agents' code off). Works on pages whose CSP forbids eval once the user allows user scripts for Oriel; otherwise fails saying what to enable. Prefer snapshot, extract and extract_rows to read, click and type to act.",
   input: EvaluateArgs,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   capability: 'exec',

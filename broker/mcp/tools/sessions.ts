@@ -1,13 +1,22 @@
 // list_sessions: the shared tabs an agent may work in.
 import { z } from 'zod';
 import { escapeBare, quoteCapped } from '../../../shared/snapshot/escape.js';
-import { defineTool } from './types.js';
+import { defineTool, type SessionView } from './types.js';
+
+/** "read, act (shared); exec (one expression, this session); denied: exec (remembered)" — what holds on the tab's origin. */
+function describeGrants(grants: SessionView['grants']): string {
+  const allowed = grants.filter((g) => g.effect === 'allow').map((g) => `${g.capability} (${g.exact_code ? 'one expression, ' : ''}${g.scope === 'share' ? 'shared' : g.scope === 'session' ? 'this session' : 'remembered'})`);
+  const denied = grants.filter((g) => g.effect === 'deny').map((g) => g.capability);
+  const parts = [allowed.length ? `allowed: ${allowed.join(', ')}` : 'nothing granted on this origin yet (calls ask the user)'];
+  if (denied.length) parts.push(`denied: ${denied.join(', ')}`);
+  return parts.join('; ');
+}
 
 export const listSessions = defineTool({
   name: 'list_sessions',
   title: 'List shared tabs',
   description:
-    'Lists the browser tabs the user shared with you (sessions): id, title, URL, origin, browser, which session opened it (new tabs and popups of a shared tab), who holds each under a lease (acquire_lease) and until when, and whether `session` may be omitted in other calls. Changes nothing. Call it first, or when a call says no_session, ambiguous_session or session_gone. To read a page use snapshot.',
+    "Lists the browser tabs the user shared with you (sessions): id, title, URL, origin, browser, which session opened it (new tabs and popups of a shared tab), who holds each under a lease (acquire_lease) and until when, what the user granted on the tab's origin (read, act, exec), and whether `session` may be omitted in other calls. Changes nothing. Call it first, or when a call says no_session, ambiguous_session or session_gone. To read a page use snapshot.",
   input: z.object({}),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   capability: 'none',
@@ -17,7 +26,8 @@ export const listSessions = defineTool({
     const held = (s: (typeof sessions)[number]) =>
       s.lease ? `, ${s.lease.yours ? 'held by you' : `held by ${JSON.stringify(s.lease.holder.slice(0, 80))}`} until ${s.lease.expires_at}` : '';
     const lines = sessions.map(
-      (s) => `- ${s.id}  ${quoteCapped(s.title, 120)}  ${escapeBare(s.url.slice(0, 300))}  (${s.browser}${s.connected ? '' : ', reconnecting'}${s.active ? '' : ', background tab'}${s.opener ? `, opened by ${s.opener}` : ''}${held(s)})`,
+      (s) =>
+        `- ${s.id}  ${quoteCapped(s.title, 120)}  ${escapeBare(s.url.slice(0, 300))}  (${s.browser}${s.connected ? '' : ', reconnecting'}${s.active ? '' : ', background tab'}${s.opener ? `, opened by ${s.opener}` : ''}${held(s)})\n  ${describeGrants(s.grants)}`,
     );
     const text =
       sessions.length === 0

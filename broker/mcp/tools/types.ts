@@ -2,6 +2,7 @@
 import type { z } from 'zod';
 import type { Capability, PublicOpName } from '../../../shared/ops.js';
 import type { BridgeRead } from '../../../shared/bridge.js';
+import type { TabGrant } from '../../../shared/protocol.js';
 
 export type { Capability };
 
@@ -27,6 +28,8 @@ export interface SessionView {
   /** The session whose page opened this tab (a new tab or popup shared for that reason). */
   opener?: string;
   connected: boolean;
+  /** What the person granted or denied on the tab's top origin (sharing grants read and act on the origin shared at). */
+  grants: TabGrant[];
   /** Who holds the tab under a lease, and until when (ISO 8601), if anyone. Never the lease id. */
   lease?: { holder: string; yours: boolean; expires_at: string; max_until: string };
 }

@@ -1,23 +1,168 @@
-// Pipeline stage 3: may this caller use the op's capability on the target frame's origin? Sharing a tab grants read
-// and act in it; exec (the agent's own JavaScript) needs the person's explicit allowance in the options page.
+// Pipeline stage 3, and the one place that decides consent (docs/architecture.md, "Consent"): is the op switched off by
+// the person's policy; does the caller hold the op's capability on the origins it touches — read on the tab's top
+// origin (reading every frame of the tab is covered by it), act or exec on the target frame's origin? What is not
+// granted suspends the call on a prompt with its own budget; the person's answer lets it through, refuses it, or
+// leaves a rule for later calls. Others call {@link isGranted} to ask without prompting.
 import { orielError } from '../../../shared/errors.js';
-import { openedBy } from '../sharing.js';
-import type { Stage } from './types.js';
+import { OPS } from '../../../shared/ops.js';
+import { answersFor, effectOf, type Answer, type Grantable, type Need } from '../../consent/rules.js';
+import { codeFields } from '../../consent/audit.js';
+import { disabledTools } from '../../settings.js';
+import { addGrant, addRule, judge } from '../grants.js';
+import { audit, sha256 } from '../audit.js';
+import * as prompts from '../prompts.js';
+import type { CallState, Stage } from './types.js';
+
+/** Longest code or operation arguments a prompt shows, characters (the rest is counted, not shown). */
+const MAX_SHOWN_CODE = 4000;
+
+/**
+ * What a call needs, in the order it is asked: the page the person sees first, then the frame acted in. Navigating
+ * away from a tab that shows no page Oriel can work in (the browser's error page after a failed load) needs nothing:
+ * no page of that origin is there to act in, and the URL it failed to load is not a grant to ask about.
+ */
+function needsOf(state: CallState, code?: string): Need[] {
+  const capability = OPS[state.op].capability;
+  const t = state.target!;
+  if (!t.topReachable && state.op === 'navigate') return [];
+  const top: Need = { capability: capability === 'read' || t.frame !== 0 ? 'read' : capability, origin: t.topOrigin, tab: state.tab, top: true };
+  if (capability === 'read') return [top];
+  const frame: Need = { capability, origin: t.origin, tab: state.tab, top: t.frame === 0, ...(code !== undefined && { code }) };
+  if (t.frame === 0) return [{ ...top, ...frame }];
+  return [top, frame];
+}
+
+/**
+ * The code an exec op runs (evaluate's expression), or the page operation it calls with its arguments, as the person is
+ * shown it; `text` is what an "exact code" grant is bound to.
+ */
+function execDetail(state: CallState): { text: string; detail: NonNullable<prompts.Prompt['view']['detail']>; operation?: string } {
+  if (state.op === 'evaluate') {
+    const code = String(state.args.expression ?? '');
+    return { text: code, detail: { kind: 'code', code: code.slice(0, MAX_SHOWN_CODE), chars: code.length } };
+  }
+  const name = typeof state.args.name === 'string' ? state.args.name : state.op;
+  const args = JSON.stringify(state.args.arguments ?? {});
+  return {
+    text: `${state.op} ${JSON.stringify(name)} ${args}`,
+    operation: `${name} ${args}`.slice(0, 2000),
+    detail: { kind: 'operation', name: name.slice(0, 200), args: args.slice(0, MAX_SHOWN_CODE) },
+  };
+}
 
 export const consent: Stage = async (state) => {
-  // A tab shared because a shared tab opened it covers the opener's origin only.
-  const opened = await openedBy(state.tab);
-  if (opened && state.target && state.target.origin !== opened.origin) {
-    throw orielError(
-      'permission_denied',
-      `This tab was opened by a shared tab and is shared for ${opened.origin} only; it now shows ${state.target.origin}. Ask the user to share it from the Oriel popup to work there.`,
-      { next: 'ask the user to share this tab, or go back to the opener with list_sessions' },
-    );
-  }
-  if (state.call.capability === 'exec' && !state.settings.allowEvaluate) {
+  if (disabledTools(state.settings).includes(state.op)) {
+    const exec = OPS[state.op].capability === 'exec' && !state.settings.allowExec;
     throw orielError(
       'operation_disabled',
-      'The user has not allowed agents to run JavaScript in their tabs. They can turn it on in Oriel\'s options ("Let agents run JavaScript in shared tabs"). To read the page use snapshot, extract or extract_rows instead.',
+      exec
+        ? `The user switched off agents' code (exec) in Oriel's options, so "${state.op}" is refused. To read the page use snapshot, extract or extract_rows instead.`
+        : `The user switched off "${state.op}" in Oriel's options, so agents cannot use it.`,
     );
   }
+  let detail: ReturnType<typeof execDetail> | undefined;
+  let codeHash: string | undefined;
+  if (OPS[state.op].capability === 'exec') {
+    detail = execDetail(state);
+    codeHash = await sha256(detail.text);
+    state.exec = { origin: state.target!.origin, codeHash, ...(state.op === 'evaluate' ? { code: detail.text } : { operation: detail.operation }) };
+  }
+  for (const need of needsOf(state, codeHash)) await obtain(state, need, detail?.detail);
 };
+
+/**
+ * Lets the call through when `need` is granted; refuses it when denied; otherwise suspends it on a prompt (the
+ * call's deadline stops meanwhile) until the person answers or the prompt budget ends.
+ * @throws OrielError `permission_denied`, `permission_timeout`, `cancelled`.
+ */
+async function obtain(state: CallState, need: Need, detail: prompts.Prompt['view']['detail']): Promise<void> {
+  const verdict = await judge(need);
+  if (verdict.kind === 'allow') return;
+  const what = `${need.capability} on ${need.origin}`;
+  if (verdict.kind === 'deny') {
+    throw orielError('permission_denied', `The user always denies ${what} (a rule in Oriel's options). Nothing was done.`, {
+      next: "do without it, or ask the user to remove the rule in Oriel's options",
+    });
+  }
+  const until = Date.now() + state.settings.promptSeconds * 1000;
+  const title = (await chrome.tabs.get(state.tab).catch(() => undefined))?.title ?? '';
+  const view: prompts.Prompt['view'] = {
+    answers: answersFor(need.capability, need.origin),
+    ...(detail && need.capability === 'exec' && { detail }),
+    ...(!need.top && { frame: { inside: state.target!.topOrigin } }),
+  };
+  state.clock.suspend(until);
+  const outcome = await prompts.wait(need, view, { call: state.call.id, client: state.call.client, session: state.call.session, op: state.op, title, until }, state.signal);
+  switch (outcome) {
+    case 'allow':
+      state.clock.resume();
+      return;
+    case 'deny':
+      throw orielError('permission_denied', `The user denied ${what}. Nothing was done.`, { next: 'do without it, or ask the user why' });
+    case 'timeout':
+      throw orielError('permission_timeout', `The user did not answer the permission prompt for ${what} within ${state.settings.promptSeconds} s. Nothing was done.`, {
+        next: 'ask the user to open the Oriel toolbar popup and answer the prompt, then retry',
+      });
+    case 'busy':
+      throw orielError('permission_timeout', `Too many permission requests are waiting for the user already; ${what} was not asked. Nothing was done.`, {
+        next: 'wait for the user to answer the requests in the Oriel popup, then retry',
+      });
+    case 'cancelled':
+      throw orielError('cancelled', state.signal.aborted ? "The call was cancelled while it waited for the user's permission." : "The call was withdrawn while it waited for the user's permission (its client left).");
+  }
+}
+
+/**
+ * The person answers prompt `id` (from the popup): the waiting calls go on or fail, a remembered rule or session grant
+ * is kept, exec grants go to the audit log, and other open prompts that the new rule settles are settled too.
+ * @returns false when the prompt is gone (answered meanwhile, or every call stopped waiting) or the answer is not offered.
+ */
+export async function answerPrompt(id: string, answer: Answer): Promise<boolean> {
+  const prompt = prompts.openPrompts().find((p) => p.id === id);
+  if (!prompt || !prompt.view.answers.includes(answer)) return false;
+  // The calls answered are those waiting now (storing a rule below may settle the prompt before this function does).
+  const waiters = [...prompt.waiters];
+  const preview = prompt.view.detail?.kind === 'code' ? prompt.view.detail.code : undefined;
+  const effect = effectOf(answer, prompt.need, crypto.randomUUID(), Date.now(), preview);
+  if (effect.allow && prompt.need.capability === 'exec') await auditGrant(prompt, waiters, answer);
+  if (effect.rule) await addRule(effect.rule);
+  if (effect.grant) await addGrant(effect.grant);
+  prompts.settle(id, effect.allow ? 'allow' : 'deny');
+  if (effect.rule || effect.grant) await recheck();
+  return true;
+}
+
+/** Settles the open prompts that what is stored now decides (after a new rule, or a revocation elsewhere). */
+export async function recheck(): Promise<void> {
+  for (const p of prompts.openPrompts()) {
+    const verdict = await judge(p.need);
+    if (verdict.kind === 'allow') prompts.settle(p.id, 'allow');
+    else if (verdict.kind === 'deny') prompts.settle(p.id, 'deny');
+  }
+}
+
+async function auditGrant(prompt: prompts.Prompt, waiters: readonly prompts.Waiter[], answer: Answer): Promise<void> {
+  const detail = prompt.view.detail;
+  for (const w of waiters) {
+    await audit({
+      time: Date.now(),
+      kind: 'grant',
+      session: w.session,
+      origin: prompt.need.origin,
+      client: w.client.name,
+      client_id: w.client.id,
+      tool: w.op,
+      ...(detail?.kind === 'code' && codeFields(detail.code, prompt.need.code ?? '')),
+      ...(detail?.kind === 'operation' && { operation: `${detail.name} ${detail.args}`.slice(0, 2000) }),
+      outcome: answer,
+    });
+  }
+}
+
+/**
+ * Whether `capability` on `origin` is granted in `tab` now, without asking the person (for other parts of the
+ * extension that need to know, e.g. whether a redacted value may be shown to a caller holding exec there).
+ */
+export async function isGranted(tab: number, capability: Grantable, origin: string, top = true): Promise<boolean> {
+  return (await judge({ capability, origin, tab, top })).kind === 'allow';
+}

@@ -1,6 +1,9 @@
-// The background's side of a call's deadline: answer just before it with the most useful reason the browser can see.
+// The background's side of a call's deadline: a clock that stops while the call waits on the person's permission
+// prompt (the prompt has its own budget) and tells the hub so, and a race that answers just before the deadline with
+// the most useful reason the browser can see. The hub's side: broker/hub/hub.ts (call_suspended, call_resumed).
 import { orielError } from '../../../shared/errors.js';
 import { remainingMs } from '../../../shared/call.js';
+import type { BrowserEvent } from '../../../shared/protocol.js';
 import { sendToFrame } from '../frames.js';
 
 /** The background answers this long before the deadline, so its diagnosis reaches the hub in time, ms. */
@@ -9,15 +12,66 @@ const DIAGNOSE_LEAD_MS = 300;
 const PROBE_MS = 200;
 
 /**
- * Races `work` against a timer that fires just before `deadline` and tells why, if it can: a page whose top frame no
- * longer answers at all is blocked by a dialog (alert, confirm, prompt) or a busy script, which waiting or
- * snapshotting cannot fix. Rejects with `timeout` then; otherwise settles as `work` does.
+ * One call's deadline (absolute, ms since the Unix epoch). {@link suspend} stops it while the call waits on a prompt;
+ * {@link resume} starts it again with the budget that was left. Each change is reported to the hub with `report`.
  */
-export async function withDiagnosedDeadline<T>(work: Promise<T>, tab: number, op: string, deadline: number): Promise<T> {
-  const budget = remainingMs(deadline);
+export class CallClock {
+  private left: number | undefined;
+  private readonly listeners = new Set<() => void>();
+
+  constructor(
+    private readonly call: number,
+    private at: number,
+    private readonly report: (event: BrowserEvent) => void,
+  ) {}
+
+  /** The current deadline (meaningless while suspended). */
+  get deadline(): number {
+    return this.at;
+  }
+
+  get suspended(): boolean {
+    return this.left !== undefined;
+  }
+
+  /** Stops the clock while the call waits on a prompt until `until` (ms since the epoch). */
+  suspend(until: number): void {
+    if (this.left === undefined) this.left = remainingMs(this.at);
+    this.report({ kind: 'call_suspended', call: this.call, until });
+    this.changed();
+  }
+
+  /** Starts the clock again with the budget left when it was suspended. */
+  resume(): void {
+    if (this.left === undefined) return;
+    this.at = Date.now() + this.left;
+    this.left = undefined;
+    this.report({ kind: 'call_resumed', call: this.call, deadline: this.at });
+    this.changed();
+  }
+
+  /** Calls `listener` on every suspend and resume; returns the unsubscribe. */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private changed(): void {
+    for (const l of this.listeners) l();
+  }
+}
+
+/**
+ * Races `work` against a timer that fires just before the clock's deadline (never while it is suspended) and tells
+ * why, if it can: a page whose top frame no longer answers at all is blocked by a dialog (alert, confirm, prompt) or a
+ * busy script, which waiting or snapshotting cannot fix. Rejects with `timeout` then; otherwise settles as `work` does.
+ */
+export async function withDiagnosedDeadline<T>(work: Promise<T>, tab: number, op: string, clock: CallClock): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let budget = remainingMs(clock.deadline);
+  let unsubscribe = () => {};
   const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(async () => {
+    const fire = async () => {
       const probe = sendToFrame(tab, 0, 'document', {}).then(
         () => true,
         () => true,
@@ -31,11 +85,20 @@ export async function withDiagnosedDeadline<T>(work: Promise<T>, tab: number, op
               next: 'ask the user to close the dialog or wait for the page',
             }),
       );
-    }, Math.max(0, budget - DIAGNOSE_LEAD_MS));
+    };
+    const arm = () => {
+      clearTimeout(timer);
+      if (clock.suspended) return;
+      budget = remainingMs(clock.deadline);
+      timer = setTimeout(() => void fire(), Math.max(0, budget - DIAGNOSE_LEAD_MS));
+    };
+    unsubscribe = clock.onChange(arm);
+    arm();
   });
   try {
     return await Promise.race([work, late]);
   } finally {
     clearTimeout(timer);
+    unsubscribe();
   }
 }

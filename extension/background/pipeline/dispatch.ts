@@ -16,7 +16,7 @@ const OWN_NAVIGATION_GRACE_MS = 1_000;
 
 export async function dispatch(state: CallState): Promise<unknown> {
   const { op, tab, args } = state;
-  const options = { call: state.call.id, redaction: redactionOf(state.settings, await secretParams(tab)), deadline: state.call.deadline };
+  const options = { call: state.call.id, redaction: redactionOf(state.settings, await secretParams(tab)), deadline: state.clock.deadline };
   if (OPS[op].site === 'background') {
     if (op === 'snapshot') return snapshotTab(tab, args as never);
     const run = backgroundOps[op];

@@ -2,12 +2,15 @@
 // shared tab → target frame → consent → document guard → dispatch, under the call's deadline. Each stage is its own
 // module (./shared-tab.ts, ./target.ts, ./consent.ts, ./guard.ts, ./dispatch.ts). Counterpart: broker/hub/hub.ts.
 import { checkPageCall, type PageCall } from '../../../shared/call.js';
-import { errorData, orielError, toErrorData } from '../../../shared/errors.js';
+import { errorData, orielError, toErrorData, type ErrorData } from '../../../shared/errors.js';
 import { parseOpArgs, type PublicOpName } from '../../../shared/ops.js';
 import type { BrowserToHub } from '../../../shared/protocol.js';
+import { codeFields } from '../../consent/audit.js';
 import { readSettings, type Settings } from '../../settings.js';
+import { audit } from '../audit.js';
+import { post } from '../native.js';
 import { consent } from './consent.js';
-import { withDiagnosedDeadline } from './deadline.js';
+import { CallClock, withDiagnosedDeadline } from './deadline.js';
 import { dispatch } from './dispatch.js';
 import { documentGuard } from './guard.js';
 import { cancelInFrames } from './running.js';
@@ -45,24 +48,47 @@ async function currentSettings(): Promise<Settings> {
 export async function runCall(call: PageCall): Promise<BrowserToHub> {
   const controller = new AbortController();
   controllers.set(call.id, controller);
+  const clock = new CallClock(call.id, call.deadline, (event) => post({ t: 'event', event }));
+  const seen: { state?: CallState } = {};
+  let reply: BrowserToHub;
   try {
-    const value = await withDiagnosedDeadline(run(call, controller.signal), call.tab, call.op, call.deadline);
+    const value = await withDiagnosedDeadline(run(call, controller.signal, clock, seen), call.tab, call.op, clock);
     const size = JSON.stringify(value ?? null).length;
     if (size > MAX_RESULT_BYTES) throw orielError('too_large', `The result (${size} bytes) is too large; narrow the request.`);
-    return { t: 'result', id: call.id, ok: true, value: value ?? null };
+    reply = { t: 'result', id: call.id, ok: true, value: value ?? null };
   } catch (err) {
-    return { t: 'result', id: call.id, ok: false, error: toErrorData(err) };
+    reply = { t: 'result', id: call.id, ok: false, error: toErrorData(err) };
   } finally {
     controllers.delete(call.id);
   }
+  if (seen.state?.exec) void auditUse(seen.state, reply.ok ? undefined : reply.error);
+  return reply;
 }
 
-async function run(call: PageCall, signal: AbortSignal): Promise<unknown> {
+/** Every exec use goes to the audit log with its outcome: `ok`, or the error (a refusal included). */
+function auditUse(state: CallState, error: ErrorData | undefined): Promise<void> {
+  const exec = state.exec!;
+  return audit({
+    time: Date.now(),
+    kind: 'use',
+    session: state.call.session,
+    origin: exec.origin,
+    client: state.call.client.name,
+    client_id: state.call.client.id,
+    tool: state.op,
+    ...(exec.code !== undefined && codeFields(exec.code, exec.codeHash)),
+    ...(exec.operation !== undefined && { operation: exec.operation }),
+    outcome: error?.code ?? 'ok',
+  });
+}
+
+async function run(call: PageCall, signal: AbortSignal, clock: CallClock, seen: { state?: CallState }): Promise<unknown> {
   const checked = checkPageCall(call);
   if (!checked.ok) throw orielError('unsupported', checked.message);
   const parsed = parseOpArgs(checked.op, call.args);
   if (!parsed.ok) throw orielError('invalid_argument', parsed.message);
-  const state: CallState = { call, op: checked.op as PublicOpName, args: parsed.args, tab: call.tab, settings: await currentSettings(), signal };
+  const state: CallState = { call, op: checked.op as PublicOpName, args: parsed.args, tab: call.tab, settings: await currentSettings(), signal, clock };
+  seen.state = state;
   for (const stage of STAGES) {
     signal.throwIfAborted();
     await stage(state);

@@ -1,22 +1,13 @@
-// Pipeline stage 2: which frame a call touches and that frame's origin, so consent can judge it. A handle names its
-// document, hence its frame; calls without one act in (or start from) the top frame; snapshot and wait_for by
-// selector or text read every frame.
+// Pipeline stage 2: which frame a call touches, that frame's origin and the tab's top origin, so consent can judge it.
+// A handle names its document, hence its frame; calls without one act in (or start from) the top frame; snapshot and
+// wait_for by selector or text read every frame.
 import { orielError } from '../../../shared/errors.js';
-import { frameOfDocument } from '../frames.js';
+import { frameOfDocument, frameOrigin, frameOriginOrError } from '../frames.js';
 import type { Stage } from './types.js';
 
 /** The namespace part of a handle (`q7k2mzr4.3` → `q7k2mzr4`). */
 export function namespaceOf(handle: string): string {
   return handle.slice(0, handle.indexOf('.'));
-}
-
-/** The origin of a frame's URL: scheme, host and port (https://html.spec.whatwg.org/multipage/browsers.html#origin). */
-export function originOf(url: string | undefined): string {
-  try {
-    return url ? new URL(url).origin : 'null';
-  } catch {
-    return 'null';
-  }
 }
 
 export const target: Stage = async (state) => {
@@ -31,6 +22,7 @@ export const target: Stage = async (state) => {
     frame = found;
   }
   const everyFrame = state.op === 'snapshot' || (state.op === 'wait_for' && handle === undefined);
-  const info = await chrome.webNavigation.getFrame({ tabId: state.tab, frameId: frame }).catch(() => null);
-  state.target = { frame, origin: originOf(info?.url), everyFrame };
+  const top = await frameOriginOrError(state.tab, 0);
+  const origin = frame === 0 ? top.origin : await frameOrigin(state.tab, frame);
+  state.target = { frame, origin, topOrigin: top.origin, everyFrame, topReachable: top.reachable };
 };

@@ -2,6 +2,7 @@
 import type { PageCall } from '../../../shared/call.js';
 import type { PublicOpName, RedactionPolicy } from '../../../shared/ops.js';
 import type { Settings } from '../../settings.js';
+import type { CallClock } from './deadline.js';
 
 /** The frames a call touches, as the target stage found them. */
 export interface CallTarget {
@@ -9,6 +10,13 @@ export interface CallTarget {
   frame: number;
   /** Origin (scheme://host:port, or "null" for opaque origins) of the document `frame` shows. */
   origin: string;
+  /** Origin of the tab's top document (the page the person sees). */
+  topOrigin: string;
+  /**
+   * False when the top frame has no Oriel content script: it shows no page Oriel can work in (the browser's error page
+   * after a failed load, or a page extensions may not touch).
+   */
+  topReachable: boolean;
   /** True when the call reads every frame of the tab (snapshot, wait_for by selector or text). */
   everyFrame: boolean;
 }
@@ -26,8 +34,12 @@ export interface CallState {
   readonly settings: Settings;
   /** Aborted when the hub cancels the call. */
   readonly signal: AbortSignal;
+  /** The call's deadline; stopped while the call waits on a permission prompt. */
+  readonly clock: CallClock;
   /** Set by the target stage. */
   target?: CallTarget;
+  /** Set by the consent stage for exec calls: what the audit log records about the use. */
+  exec?: { origin: string; code?: string; codeHash: string; operation?: string };
 }
 
 /** A stage: checks or enriches the call, or stops it by throwing OrielError. */

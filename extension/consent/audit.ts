@@ -1,0 +1,40 @@
+// The exec audit log's entries: every exec grant the person gives and every exec use an agent makes, bounded to the
+// newest entries. Kept by the background (extension/background/audit.ts), shown and exported by the options page.
+import { z } from 'zod';
+
+/** Entries kept: the newest this many. */
+export const MAX_AUDIT_ENTRIES = 1000;
+/** Longest code kept per entry, characters (the entry says how long the code was, and its SHA-256). */
+export const MAX_AUDIT_CODE_CHARS = 2000;
+
+export const AuditEntrySchema = z.object({
+  /** When, ms since the Unix epoch. */
+  time: z.number(),
+  /** `grant`: the person allowed exec (`scope` says how widely); `use`: an agent's exec call ran or was refused. */
+  kind: z.enum(['grant', 'use']),
+  /** The Oriel session (shared tab) and the origin the code ran on or was allowed for. */
+  session: z.string().max(100),
+  origin: z.string().max(300),
+  /** The agent: its MCP client's name (`clientInfo.name`) and the hub's id for the connection. */
+  client: z.string().max(200),
+  client_id: z.string().max(40),
+  tool: z.string().max(40),
+  /** The code (bounded), its length and SHA-256; or the page operation with its arguments. */
+  code: z.string().max(MAX_AUDIT_CODE_CHARS + 100).optional(),
+  code_chars: z.number().int().optional(),
+  code_sha256: z.string().max(64).optional(),
+  operation: z.string().max(2000).optional(),
+  /** For grants, the answer given (e.g. allow_once, allow_session); for uses, `ok` or the error code. */
+  outcome: z.string().max(60),
+});
+export type AuditEntry = z.infer<typeof AuditEntrySchema>;
+
+/** `list` with `entry` appended, keeping the newest {@link MAX_AUDIT_ENTRIES}. */
+export function appendBounded(list: readonly AuditEntry[], entry: AuditEntry, max = MAX_AUDIT_ENTRIES): AuditEntry[] {
+  return [...list, entry].slice(-max);
+}
+
+/** Bounds code for an entry: its first characters, plus its full length. */
+export function codeFields(code: string, sha256: string): Pick<AuditEntry, 'code' | 'code_chars' | 'code_sha256'> {
+  return { code: code.length > MAX_AUDIT_CODE_CHARS ? `${code.slice(0, MAX_AUDIT_CODE_CHARS)}…` : code, code_chars: code.length, code_sha256: sha256 };
+}
