@@ -5,7 +5,7 @@
 import { HandleRegistry } from '../extension/content/registry.js';
 import { frameRefOf } from '../extension/content/snapshot/frames.js';
 import { Walker } from '../extension/content/snapshot/walk.js';
-import { filterFingerprint, markInert, paginate, toLines, type WalkFlags } from '../shared/snapshot/index.js';
+import { lineText, toLines, type WalkFlags } from '../shared/snapshot/index.js';
 
 /** The flags the background builds for a snapshot without user redaction selectors. */
 const FLAGS: WalkFlags = { redactSelectors: [], valueLimit: 200, nameLimit: 300, textLimit: 2000, maxNodes: 100_000, maxDepth: 40 };
@@ -64,13 +64,11 @@ function oriel(withText = false, afterChange = false): OrielRun {
   const t0 = performance.now();
   const tree = new Walker(FLAGS, registry, frameRefOf).run(document.documentElement);
   const t1 = performance.now();
-  markInert(tree.nodes);
   const lines = toLines(tree.nodes);
-  const meta = { title: tree.title, url: tree.url, document: tree.document, visited: tree.visited, dropped: tree.dropped };
-  const page = paginate(lines, 0, Number.MAX_SAFE_INTEGER, meta, filterFingerprint([null, null, null, false]));
+  const text = lines.map(lineText).join('\n');
   const t2 = performance.now();
-  const run: OrielRun = { walkMs: t1 - t0, totalMs: t2 - t0, chars: page.text.length, lines: lines.length, visited: tree.visited };
-  if (withText) run.text = page.text;
+  const run: OrielRun = { walkMs: t1 - t0, totalMs: t2 - t0, chars: text.length, lines: lines.length, visited: tree.visited };
+  if (withText) run.text = text;
   return run;
 }
 

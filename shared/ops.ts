@@ -26,6 +26,11 @@ export const SnapshotArgs = z.object({
   interactive_only: z.boolean().optional().describe('Keep only elements an agent can act on. Default false.'),
   max_chars: z.number().int().min(500).max(200_000).optional().describe('Character budget for the outline. Default 24000, hard cap 200000.'),
   cursor: z.string().max(100).optional().describe('The cursor a previous truncated snapshot returned, to continue where it stopped.'),
+  since: z
+    .string()
+    .regex(/^s[a-z0-9]{4,12}$/, 'not a snapshot id (snapshot ids look like "s4k9x2ab"; take them from a snapshot\'s header line)')
+    .optional()
+    .describe('The id of a snapshot you already have (snapshot=… in its first line): return only what changed since, as a diff keyed by handles. A new page, or a change too large for a diff, gives the whole outline instead.'),
 });
 export type SnapshotArgs = z.infer<typeof SnapshotArgs>;
 
@@ -35,16 +40,31 @@ export const CoverageSchema = z.object({
   shown: z.number().int(),
   omitted: z.number().int(),
   truncated: z.boolean(),
+  /** Whether the whole page (every frame) has been read; when not, `omitted` counts only what is known to follow. */
+  read_all: z.boolean(),
 });
 export type Coverage = z.infer<typeof CoverageSchema>;
 
+/** How a `since` snapshot answered: a diff, or the whole outline (and why). */
+export const SnapshotChangesSchema = z.object({
+  since: z.string(),
+  shown_as: z.enum(['diff', 'outline']),
+  changed: z.number().int(),
+  added: z.number().int(),
+  removed: z.number().int(),
+  reason: z.string().optional(),
+});
+
 export const SnapshotResult = z.object({
+  /** This snapshot's id, for a later `since`. */
+  snapshot: z.string(),
   document: z.string(),
   url: z.string(),
   title: z.string(),
   text: z.string(),
   coverage: CoverageSchema,
   cursor: z.string().optional(),
+  changes: SnapshotChangesSchema.optional(),
 });
 export type SnapshotResult = z.infer<typeof SnapshotResult>;
 
@@ -294,8 +314,16 @@ export const RedactionBoxesResult = z.object({
 });
 export type RedactionBoxesResult = z.infer<typeof RedactionBoxesResult>;
 
-/** `snapshot.walk`: this frame's tree under the walk flags (extension/background/snapshot.ts stitches frames). */
-export const SnapshotWalkArgs = z.object({ flags: z.record(z.string(), z.unknown()), expect: z.array(z.string().max(64)).max(1000).optional() });
+/**
+ * `snapshot.lines`: the next outline lines of this frame, `want` characters or more (extension/background/snapshot.ts
+ * stitches frames): a new reading under `flags`, or more of the reading the frame named before.
+ */
+export const SnapshotLinesArgs = z.object({
+  flags: z.record(z.string(), z.unknown()).optional(),
+  reading: z.string().max(32).optional(),
+  want: z.number().int().min(1).max(100_000_000),
+  expect: z.array(z.string().max(64)).max(1000).optional(),
+});
 /** `snapshot.hello`: post a token to the parent window so the parent can tell which iframe shows this frame. */
 export const SnapshotHelloArgs = z.object({ token: z.string().max(64) });
 /** `snapshot.resolve`: what a handle names in this document now (diagnostics and tests). */
@@ -341,7 +369,7 @@ export const OPS = {
   cancel: { args: CancelArgs, result: z.null(), capability: 'none', site: 'content', public: false },
   element_rect: { args: ElementRectArgs, result: ElementRectResult, capability: 'read', site: 'content', public: false },
   redaction_boxes: { args: RedactionBoxesArgs, result: RedactionBoxesResult, capability: 'read', site: 'content', public: false },
-  'snapshot.walk': { args: SnapshotWalkArgs, result: z.unknown(), capability: 'read', site: 'content', public: false },
+  'snapshot.lines': { args: SnapshotLinesArgs, result: z.unknown(), capability: 'read', site: 'content', public: false },
   'snapshot.hello': { args: SnapshotHelloArgs, result: z.object({ sent: z.boolean() }), capability: 'none', site: 'content', public: false },
   'snapshot.resolve': { args: SnapshotResolveArgs, result: z.object({ status: z.string(), tag: z.string().optional() }), capability: 'none', site: 'content', public: false },
 } as const satisfies Record<string, OpSpec>;

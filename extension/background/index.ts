@@ -12,12 +12,14 @@ import { addSecretParams, forgetSecretParams, scrubTabUrl, SecretParamsMessageSc
 import { sendPolicy } from './policy.js';
 import './opened.js';
 import './csp.js';
+import { forgetSnapshots } from './snapshot.js';
 import { PopupRequestSchema, type PopupState } from '../popup-messages.js';
 
 chrome.tabs.onRemoved.addListener((tab) => {
   forgetTab(tab);
   forgetPushes(tab);
   forgetSecretParams(tab);
+  forgetSnapshots(tab);
   void isShared(tab).then((shared) => (shared ? setShared(tab, false) : undefined));
 });
 

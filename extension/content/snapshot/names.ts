@@ -6,6 +6,7 @@
 // so the caller asks the library. The result is always the library's result.
 import { getRole } from 'dom-accessibility-api';
 import { scanScope, type PseudoScope } from './pseudo.js';
+import { internalsOf } from '../internals.js';
 
 const HTML_NS = 'http://www.w3.org/1999/xhtml';
 
@@ -55,17 +56,54 @@ export class FastNames {
 
   constructor(private readonly deps: NameDeps) {}
 
-  /** The accessible name of `el` as `computeAccessibleName` gives it, or `undefined` when the library must answer. */
-  name(el: Element, rendered = false): string | undefined {
+  /**
+   * The accessible name of `el` as `computeAccessibleName` gives it, or `undefined` when the library must answer.
+   * `known`: the role the walker computed. A custom element's role and label may come from its internals, which the
+   * library does not see; such an element is always answered here.
+   */
+  name(el: Element, rendered = false, known?: string): string | undefined {
     if (el.namespaceURI !== HTML_NS) return undefined;
     const top = el.getRootNode().nodeType;
     if (top !== 9 && top !== 11) return undefined;
-    const role = getRole(el);
-    if (role !== null && PROHIBITED.has(role)) return '';
     this.consulted = null;
     this.inLabel = false;
+    const custom = el.localName.includes('-') && !el.hasAttribute('role') ? internalsOf(el) : undefined;
+    if (custom) return this.customName(el, custom, known ?? null, rendered);
+    const role = getRole(el);
+    if (role !== null && PROHIBITED.has(role)) return '';
     const r = this.root(el, role, rendered);
     return r === undefined ? undefined : flat(r);
+  }
+
+  /**
+   * A custom element with internals: aria-labelledby is left to the library; then aria-label (the attribute, else the
+   * internals' ariaLabel), its labels (a form-associated custom element is labelable), its content when the role is
+   * named from content, its title.
+   */
+  private customName(el: Element, internals: { ariaLabel?: string }, role: string | null, rendered: boolean): string | undefined {
+    if (this.hidden(el, rendered)) return '';
+    if (el.hasAttribute('aria-labelledby')) return undefined;
+    const label = (el.getAttribute('aria-label') ?? internals.ariaLabel ?? '').trim();
+    if (label !== '') return flat(label);
+    if (role !== null && PROHIBITED.has(role)) return '';
+    const labels = this.labelsOf(el);
+    if (labels.length) {
+      this.consulted = el;
+      const parts: string[] = [];
+      for (const l of labels) {
+        const t = this.labelText(l);
+        if (t === undefined) return undefined;
+        if (t.length) parts.push(t);
+      }
+      return flat(parts.join(' '));
+    }
+    if (role !== null && FROM_CONTENT.has(role)) {
+      const c = this.content(el);
+      if (c === undefined) return undefined;
+      if (c !== '') return flat(c);
+    }
+    const title = el.getAttribute('title');
+    return title !== null && title.trim() !== '' ? flat(title) : '';
   }
 
   private hidden(el: Element, rendered = false): boolean {
