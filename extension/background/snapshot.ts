@@ -145,10 +145,12 @@ export async function snapshotTab(tab: number, args: SnapshotArgs, deadline = Da
     const k2 = await fresh();
     k2.id = cursor.snapshot;
     k2.record = undefined;
+    let found = false;
     for (;;) {
       await k2.reading.fill(k2.reading.readyChars + 200_000, deadline);
       const at = resumeIndex(k2.reading.ready, cursor, k2.reading.readAll);
       if (at !== undefined) {
+        found = cursor.anchor !== undefined && k2.reading.ready.some((l) => l.h === cursor.anchor);
         k2.reading.skipTo(at);
         break;
       }
@@ -156,7 +158,8 @@ export async function snapshotTab(tab: number, args: SnapshotArgs, deadline = Da
     }
     k2.reading.changed = true;
     k2.document = k2.reading.top.document;
-    return page(k2, budget, deadline, [`note: ${cursor.anchor ? `continued after @${cursor.anchor}` : `continued at line ${cursor.start + 1}`}, read afresh (the page changed, or Oriel no longer held the previous page)`]);
+    const where = found ? `after @${cursor.anchor}` : `at line ${cursor.start + 1}${cursor.anchor ? ` (@${cursor.anchor} is gone)` : ''}`;
+    return page(k2, budget, deadline, [`note: continued ${where}, read afresh: the page changed where the previous page stopped, or Oriel no longer held that snapshot`]);
   }
 
   const k = await fresh();
