@@ -178,17 +178,27 @@ export const ExtractRowsArgs = z.object({
     .record(z.string().max(100), z.string().max(500))
     .optional()
     .describe('Column name → CSS selector relative to the row; add "@attr" to read an attribute (e.g. {"title":"h3","url":"a@href"}); "" is the row itself.'),
-  max_rows: z.number().int().min(1).max(1000).optional().describe('Rows per call. Default 100.'),
+  max_rows: z.number().int().min(1).max(5000).optional().describe('Rows per call. Default 100, at most 5000.'),
   cursor: z.string().max(100).optional().describe('The next_cursor a previous call returned, to continue.'),
+  link_urls: z.boolean().optional().describe('For a table handle without columns: each column whose cells hold links gets a column "<name> url" with the link\'s absolute URL. Default false.'),
 });
 export type ExtractRowsArgs = z.infer<typeof ExtractRowsArgs>;
 
 export const ExtractRowsResult = z.object({
   columns: z.array(z.string()),
   rows: z.array(z.record(z.string(), z.string().nullable())),
+  /** Rows present in the page (all pages of this call's cursor together). */
   total: z.number().int(),
   next_cursor: z.string().optional(),
   truncated: z.boolean(),
+  /** False when the rows present are only a window of a longer list or grid (`set_size`, `window`): scroll for more. */
+  complete: z.boolean(),
+  /** The size of the whole list or grid the page says the rows belong to (-1: unknown, but larger). */
+  set_size: z.number().int().optional(),
+  /** Positions (1-based) of the first and last rows present within the whole list. */
+  window: z.object({ first: z.number().int(), last: z.number().int() }).optional(),
+  /** Rows (indexes into `rows`) whose cells in `columns` were filled by a cell spanning from another row or column. */
+  spanned: z.array(z.object({ row: z.number().int(), columns: z.array(z.string()) })).optional(),
 });
 export type ExtractRowsResult = z.infer<typeof ExtractRowsResult>;
 
