@@ -20,6 +20,9 @@ interface LinesReply {
   lateModal: boolean;
 }
 
+/** Most characters asked of a frame at once (a whole outline for `since` comes in several answers). */
+const MAX_WANT = 4_000_000;
+
 /** The content reading a cursor continues is gone, or its place in the page is: the outline must be read afresh. */
 export class LostPlace extends Error {}
 
@@ -127,7 +130,7 @@ export class Reading {
     await this.begin();
     while (!this.readAll && this.readyChars < room) {
       if (Date.now() > deadline - margin && this.ready.length > 0) return;
-      await this.pull(Math.max(room - this.readyChars, 2_000) * (this.filter ? 8 : 1), deadline);
+      await this.pull(Math.min(Math.max(room - this.readyChars, 2_000) * (this.filter ? 8 : 1), MAX_WANT), deadline);
     }
   }
 
