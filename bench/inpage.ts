@@ -5,6 +5,7 @@
 import { HandleRegistry } from '../extension/content/registry.js';
 import { frameRefOf } from '../extension/content/snapshot/frames.js';
 import { Walker } from '../extension/content/snapshot/walk.js';
+import { startReading } from '../extension/content/snapshot/session.js';
 import { lineText, toLines, type WalkFlags } from '../shared/snapshot/index.js';
 
 /** The flags the background builds for a snapshot without user redaction selectors. */
@@ -72,6 +73,24 @@ function oriel(withText = false, afterChange = false): OrielRun {
   return run;
 }
 
+export interface ReadingRun {
+  ms: number;
+  chars: number;
+  lines: number;
+  visited: number;
+}
+
+/**
+ * The content script's side of a snapshot page: a new reading of the document that stops once `want` characters of
+ * lines are written (as extension/content/snapshot/session.ts does for the background), timed in the page.
+ */
+function reading(want: number): ReadingRun {
+  const t0 = performance.now();
+  const r = startReading(FLAGS, registry, document.documentElement).read(want, undefined);
+  const ms = performance.now() - t0;
+  return { ms, chars: r.lines.reduce((c, l) => c + l.d + l.t.length + 1, 0), lines: r.lines.length, visited: r.visited };
+}
+
 /** Elements a person could act on, by the generator's own markup, that the browser renders (for a cross-check). */
 function visibleInteractive(): number {
   const all = document.querySelectorAll('a[href], button, input, select, textarea, [role="button"]');
@@ -80,6 +99,6 @@ function visibleInteractive(): number {
   return n;
 }
 
-const api = { floor, oriel, visibleInteractive, elementCount: () => document.getElementsByTagName('*').length };
+const api = { floor, oriel, reading, visibleInteractive, elementCount: () => document.getElementsByTagName('*').length };
 export type BenchApi = typeof api;
 (globalThis as unknown as { __orielBench: BenchApi }).__orielBench = api;

@@ -247,7 +247,9 @@ export class FastNames {
     if (!map) {
       map = new Map();
       if (root.nodeType === 9 || root.nodeType === 11) {
-        for (const l of Array.from((root as ParentNode).querySelectorAll('label'))) {
+        // A document's getElementsByTagName list is kept by the browser until the document changes.
+        const labels = root.nodeType === 9 ? (root as Document).getElementsByTagName('label') : (root as ParentNode).querySelectorAll('label');
+        for (const l of Array.from(labels)) {
           const c = (l as HTMLLabelElement).control;
           if (!c) continue;
           const list = map.get(c);

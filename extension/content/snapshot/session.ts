@@ -5,14 +5,15 @@
 import { type Line, type LineFields, type WalkFlags } from '../../../shared/snapshot/index.js';
 import type { HandleRegistry } from '../registry.js';
 import { computeRole } from './cache.js';
+import { mutationCount } from './changes.js';
 import { Emitter, type FrameStop } from './emit.js';
 import { frameRefOf } from './frames.js';
 import { Walker, type WalkEnv } from './walk.js';
 
 /** Readings kept per document (older ones are dropped; their cursors fall back to reading afresh). */
 const MAX_READINGS = 3;
-/** The least the walk goes on for between two looks at what is ready, in estimated characters. */
-const WALK_STEP_CHARS = 4000;
+/** The least the walk goes on for between two looks at what is ready, in estimated characters (more walk than needed is wasted on a page that stops at the budget). */
+const WALK_STEP_CHARS = 500;
 /** Time kept free before the call's deadline, ms: the lines so far are returned, the rest continues by cursor. */
 const DEADLINE_MARGIN_MS = 1500;
 
@@ -40,25 +41,25 @@ class Reading {
   private emitter!: Emitter;
   private given = 0;
   private restarted = false;
-  changed = false;
   lateModal = false;
-  private readonly observer: MutationObserver;
+  /** The document's mutation count when the reading began (./changes.ts). */
+  private readonly mutationsAtStart = mutationCount();
 
   constructor(
     private readonly flags: WalkFlags,
     private readonly registry: HandleRegistry,
     private readonly root: Element,
   ) {
-    this.begin(documentHasModal());
-    this.observer = new MutationObserver(() => {
-      this.changed = true;
-      this.observer.disconnect();
-    });
-    this.observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+    this.begin(prepass());
   }
 
-  private begin(modal: boolean): void {
-    const env: WalkEnv = { modal };
+  /** Whether the DOM changed since the reading began. */
+  get changed(): boolean {
+    return mutationCount() !== this.mutationsAtStart;
+  }
+
+  private begin(found: Prepass): void {
+    const env: WalkEnv = { modal: found.modal, secretFields: () => prepass().secretFields };
     this.walker = new Walker(this.flags, this.registry, frameRefOf, env);
     this.walker.start(this.root);
     const fields: LineFields = { role: this.flags.lineRoles === true, search: this.flags.lineSearch === true };
@@ -91,14 +92,13 @@ class Reading {
         // A modal the document query did not find (inside a shadow root): read again knowing it, if nothing was given.
         this.restarted = true;
         if (this.given === 0) {
-          this.begin(true);
+          this.begin({ ...prepass(), modal: true });
           lines = [];
           chars = 0;
         } else this.lateModal = true;
       }
     }
     this.given += lines.length;
-    if (done) this.observer.disconnect();
     const reply: LinesReply = {
       reading: this.id,
       document: this.registry.namespace,
@@ -115,9 +115,6 @@ class Reading {
     return reply;
   }
 
-  close(): void {
-    this.observer.disconnect();
-  }
 }
 
 /** Readings of the document each registry names (a new document, a new registry: old readings are gone with it). */
@@ -127,11 +124,7 @@ const readings = new WeakMap<HandleRegistry, Map<string, Reading>>();
 export function startReading(flags: WalkFlags, registry: HandleRegistry, root: Element): Reading {
   let map = readings.get(registry);
   if (!map) readings.set(registry, (map = new Map()));
-  while (map.size >= MAX_READINGS) {
-    const oldest = map.keys().next().value!;
-    map.get(oldest)!.close();
-    map.delete(oldest);
-  }
+  while (map.size >= MAX_READINGS) map.delete(map.keys().next().value!);
   const r = new Reading(flags, registry, root);
   map.set(r.id, r);
   return r;
@@ -143,25 +136,43 @@ export function continueReading(registry: HandleRegistry, id: string): Reading |
   return r && r.intact ? r : undefined;
 }
 
+/** What one look over the document finds before a reading starts. */
+interface Prepass {
+  /** An open modal dialog shows: controls outside it are inert. */
+  modal: boolean;
+  /** Some element may be a secret field (then their values are collected, to be scrubbed from what is written). */
+  secretFields: boolean;
+}
+
 /**
- * Whether an open modal dialog shows in this document: a `<dialog>` opened with showModal() (`:modal`), or an element
- * with role dialog or alertdialog and `aria-modal="true"` (https://w3c.github.io/aria/#aria-modal). Everything outside
- * it is inert (https://html.spec.whatwg.org/multipage/interaction.html#modal-dialogs-and-inert-subtrees). Shadow
- * trees are not searched here; the walk notes a modal it meets there.
+ * One query over the document (not its shadow trees; the walk notes what it meets there): candidates for secret
+ * fields (password inputs, anything with `autocomplete`: ../redaction.ts decides), and open modal dialogs — a
+ * `<dialog>` opened with showModal() (`:modal`), or an element with role dialog or alertdialog and
+ * `aria-modal="true"` (https://w3c.github.io/aria/#aria-modal). Everything outside a modal is inert
+ * (https://html.spec.whatwg.org/multipage/interaction.html#modal-dialogs-and-inert-subtrees).
  */
-function documentHasModal(): boolean {
+function prepass(): Prepass {
+  const out: Prepass = { modal: false, secretFields: false };
   let found: Element[];
   try {
-    found = Array.from(document.querySelectorAll('dialog:modal, [aria-modal="true"]'));
+    found = Array.from(document.querySelectorAll('input[type="password" i], [autocomplete], dialog:modal, [aria-modal="true"]'));
   } catch {
-    return false;
+    return { modal: false, secretFields: true };
   }
-  return found.some((el) => {
-    if (el.localName !== 'dialog' || el.getAttribute('aria-modal') === 'true') {
-      const role = computeRole(el);
-      if (el.localName !== 'dialog' && role !== 'dialog' && role !== 'alertdialog') return false;
-    }
-    const check = (el as Element & { checkVisibility?: () => boolean }).checkVisibility;
-    return check ? check.call(el) : true;
-  });
+  for (const el of found) {
+    if (el.localName === 'input' || el.hasAttribute('autocomplete')) out.secretFields = true;
+    if (!out.modal && isModal(el)) out.modal = true;
+  }
+  return out;
+}
+
+function isModal(el: Element): boolean {
+  const dialog = el.localName === 'dialog';
+  if (dialog ? !el.matches(':modal') && el.getAttribute('aria-modal') !== 'true' : el.getAttribute('aria-modal') !== 'true') return false;
+  if (!dialog) {
+    const role = computeRole(el);
+    if (role !== 'dialog' && role !== 'alertdialog') return false;
+  }
+  const check = (el as Element & { checkVisibility?: () => boolean }).checkVisibility;
+  return check ? check.call(el) : true;
 }

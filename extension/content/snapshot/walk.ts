@@ -6,6 +6,7 @@ import type { HandleRegistry } from '../registry.js';
 import { describeWith } from '../fingerprint.js';
 import { Builder, type BuilderOwner } from './builder.js';
 import { WalkCache } from './cache.js';
+import { watchRoot } from './changes.js';
 import { deepActiveElement } from './dom.js';
 import { controlStates, controlValue, description, linkUrl } from './fields.js';
 import { isSecretField, Redactor } from '../redaction.js';
@@ -36,6 +37,9 @@ const UNNAMED = new Set(['generic', 'none', 'presentation', 'paragraph', 'emphas
  * and rows, which pages often act on by pointer alone (row actions that appear on hover).
  */
 const READABLE = new Set(['heading', 'img', 'table', 'row', 'grid', 'treegrid', 'list', 'listbox', 'dialog', 'alertdialog', 'iframe', 'canvas', 'figure', 'tree', 'tablist', 'menu', 'menubar', 'progressbar', 'meter', 'alert', 'status', 'video', 'audio', 'article', 'feed']);
+
+/** Text that is more than white space (white space alone between elements writes nothing). */
+const NOT_BLANK = /\S/;
 
 /** Usability states of an iframe that every control inside it shares (a clipped frame clips its content). */
 const INHERITED = new Set(['transparent', 'offscreen', 'clipped', 'no-pointer']);
@@ -121,6 +125,11 @@ type Frame =
 export interface WalkEnv {
   /** An open modal dialog shows in this document: controls outside it are inert. */
   modal: boolean;
+  /**
+   * Whether the document (light DOM) may have secret fields now: when not, the shield over their values
+   * (../redaction.ts) need not look over the whole document at each step of the walk.
+   */
+  secretFields?: () => boolean;
 }
 
 /** What an iframe placeholder passes to the frame it shows. */
@@ -186,7 +195,7 @@ export class Walker {
     this.view = currentView();
     // Names that embed a secret field (a label around it, aria-labelledby naming it) embed nothing of its value: the
     // shield is up while this part of the walk runs, in the document and in the shadow roots the walk is inside.
-    this.redactor.shield(document);
+    if (this.env.secretFields?.() !== false) this.redactor.shield(document);
     for (const f of this.stack) if (f.k === 'kids' && f.parent.nodeType === Node.DOCUMENT_FRAGMENT_NODE) this.redactor.shield(f.parent as ShadowRoot);
     try {
       do this.step();
@@ -195,7 +204,6 @@ export class Walker {
     } finally {
       this.redactor.unshield();
       this.cache.clear();
-      this.windowedScopes.clear();
     }
   }
 
@@ -268,7 +276,11 @@ export class Walker {
   private node(n: Node, ctx: Ctx, out: Builder): void {
     if (n.nodeType === Node.TEXT_NODE) {
       this.visited++;
-      if (ctx.visible && !ctx.mute) out.text((n as Text).data);
+      if (ctx.visible && !ctx.mute) {
+        const data = (n as Text).data;
+        out.text(data);
+        if (NOT_BLANK.test(data)) this.chars += data.length;
+      }
     } else if (n.nodeType === Node.ELEMENT_NODE) {
       this.element(n as Element, ctx, out);
     }
@@ -279,6 +291,7 @@ export class Walker {
     const shadow = this.cache.shadow(el);
     if (shadow) {
       this.redactor.shield(shadow);
+      watchRoot(shadow);
       this.stack.push({ k: 'kids', parent: shadow, last: null, ctx, out });
       return;
     }
@@ -446,7 +459,7 @@ export class Walker {
       for (const st of this.flags.inherit ?? []) if (!states.includes(st)) states.push(st);
     }
     if (role === 'cell' || role === 'gridcell' || role === 'columnheader' || role === 'rowheader') spans(el, states);
-    const partial = ITEM_CONTAINERS.has(role!) && this.windowed(el) ? partialState(el) : undefined;
+    const partial = ITEM_CONTAINERS.has(role!) && windowed(el) ? partialState(el) : undefined;
     if (partial) states.push(partial);
     const modal = states.includes('modal');
     if (modal && !this.env.modal && !this.flags.inert) this.unexpectedModal = true;
@@ -499,20 +512,6 @@ export class Walker {
   private push(out: Builder, node: SnapNode, depth: number): void {
     out.push(node);
     this.chars += lineEstimate(node) + Math.max(depth, 0);
-  }
-
-  /** Tree scopes (document, shadow roots) that use aria-setsize, aria-rowindex or aria-rowcount at all. */
-  private readonly windowedScopes = new Map<Node, boolean>();
-
-  /** Whether `el`'s tree scope has any element saying it is part of a larger set (else no list there is partial). */
-  private windowed(el: Element): boolean {
-    const scope = el.getRootNode();
-    let w = this.windowedScopes.get(scope);
-    if (w === undefined) {
-      w = !('querySelector' in scope) || (scope as ParentNode).querySelector('[aria-setsize],[aria-rowindex],[aria-rowcount]') !== null;
-      this.windowedScopes.set(scope, w);
-    }
-    return w;
   }
 
   /** Whether a collapsible role carries a name of its own (then it is kept: a named group, form or region). */
@@ -616,6 +615,25 @@ function spans(el: Element, states: string[]): void {
 }
 
 const ITEM_CONTAINERS = new Set(['list', 'listbox', 'grid', 'table', 'treegrid', 'tree', 'feed', 'menu', 'rowgroup']);
+
+function setAttributes(el: Element): boolean {
+  return el.hasAttribute('aria-setsize') || el.hasAttribute('aria-rowindex') || el.hasAttribute('aria-posinset');
+}
+
+/**
+ * Whether a list or grid says it is part of a larger set: `aria-rowcount` on it, or set positions on one of its first
+ * items (or the first rows of its row groups). A virtualized list marks every item it renders, so a few suffice.
+ */
+function windowed(el: Element): boolean {
+  if (el.hasAttribute('aria-rowcount')) return true;
+  let k = 0;
+  for (let c = el.firstElementChild; c !== null && k < 8; c = c.nextElementSibling, k++) {
+    if (setAttributes(c)) return true;
+    let j = 0;
+    for (let g = c.firstElementChild; g !== null && j < 8; g = g.nextElementSibling, j++) if (setAttributes(g)) return true;
+  }
+  return false;
+}
 
 /**
  * Lists that render only a window of their rows say so through aria-setsize / aria-posinset on items or
