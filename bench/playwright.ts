@@ -80,3 +80,31 @@ export async function measurePlaywrightLatency(client: Client, url: string, gen:
   const type = await run('browser_type', plan.typeCalls, (i) => ({ ...fields[i % fields.length]!, text: `note ${i}` }));
   return { click, type, errors };
 }
+
+export interface PlaywrightLoopResult {
+  /** browser_snapshot before the click. */
+  first: Summary & { chars: number };
+  /** browser_click on one checkbox: its response carries Playwright MCP's own account of the page after the click. */
+  click: Summary & { chars: number };
+}
+
+/** The agent's loop as Playwright MCP does it: browser_snapshot, then browser_click on one "Gift wrap" checkbox. */
+export async function measurePlaywrightLoop(client: Client, url: string, gen: GeneratedPage, runs: number): Promise<PlaywrightLoopResult> {
+  await navigate(client, url);
+  const boxes = gen.interactive.filter((n) => n.startsWith('Gift wrap '));
+  const first: number[] = [], firstChars: number[] = [], click: number[] = [], clickChars: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const s = await snapshot(client);
+    first.push(s.ms);
+    firstChars.push(s.text.length);
+    const name = boxes[i % boxes.length]!;
+    const m = new RegExp(`checkbox "${name}"[^\\n]*\\[ref=([a-z0-9]+)\\]`).exec(s.text);
+    if (!m) throw new Error(`no Playwright ref for checkbox "${name}"`);
+    const r = await timedCall(client, 'browser_click', { element: `${name} checkbox`, target: m[1] });
+    if (r.isError) throw new Error(`browser_click failed: ${r.text.slice(0, 300)}`);
+    click.push(r.ms);
+    clickChars.push(r.text.length);
+  }
+  const med = (v: number[]) => summary(v).median;
+  return { first: { ...summary(first), chars: med(firstChars) }, click: { ...summary(click), chars: med(clickChars) } };
+}

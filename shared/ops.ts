@@ -65,6 +65,8 @@ export const SnapshotResult = z.object({
   coverage: CoverageSchema,
   cursor: z.string().optional(),
   changes: SnapshotChangesSchema.optional(),
+  /** Where this call's time went, in ms: in the frames' content scripts, and in the browser altogether (benchmarks). */
+  timing: z.object({ content_ms: z.number(), browser_ms: z.number() }).optional(),
 });
 export type SnapshotResult = z.infer<typeof SnapshotResult>;
 

@@ -18,6 +18,7 @@ interface LinesReply {
   dropped: number;
   changed: boolean;
   lateModal: boolean;
+  ms: number;
 }
 
 /** Most characters asked of a frame at once (a whole outline for `since` comes in several answers). */
@@ -56,6 +57,8 @@ export class Reading {
   /** The page changed while it was read; a modal was found after lines outside it were given. */
   changed = false;
   lateModal = false;
+  /** Milliseconds the frames' content scripts spent on this reading (their own count). */
+  contentMs = 0;
   /** The top frame's document, URL and title (the page header). */
   top = { document: '', url: '', title: '' };
   private readonly stack: Level[] = [];
@@ -193,6 +196,7 @@ export class Reading {
     this.visitedBy.set(level.frameId, reply.visited);
     this.droppedBy.set(level.frameId, reply.dropped);
     if (reply.changed) this.changed = true;
+    if (typeof reply.ms === 'number') this.contentMs += reply.ms;
     if (reply.lateModal) this.lateModal = true;
     for (const l of reply.lines) this.put(level.depth ? { ...l, d: l.d + level.depth } : l);
     if (reply.done) this.stack.pop();

@@ -116,6 +116,12 @@ async function startFrameOf(tab: number, root: string | undefined): Promise<numb
  *   for a root handle no document of the tab issued; the top frame's errors.
  */
 export async function snapshotTab(tab: number, args: SnapshotArgs, deadline = Date.now() + DEFAULT_DEADLINE_MS): Promise<SnapshotResult> {
+  const t0 = performance.now();
+  const out = await snapshotOf(tab, args, deadline);
+  return { ...out, timing: { ...out.timing!, browser_ms: Math.round((performance.now() - t0) * 10) / 10 } };
+}
+
+async function snapshotOf(tab: number, args: SnapshotArgs, deadline: number): Promise<SnapshotResult> {
   const settings = await readSettings();
   const budget = Math.min(args.max_chars ?? DEFAULT_BUDGET, HARD_CAP);
   const filters = filterFingerprint([args.root ?? null, args.query ?? null, args.roles ?? null, args.interactive_only ?? false]);
@@ -159,7 +165,7 @@ export async function snapshotTab(tab: number, args: SnapshotArgs, deadline = Da
     k2.reading.changed = true;
     k2.document = k2.reading.top.document;
     const where = found ? `after @${cursor.anchor}` : `at line ${cursor.start + 1}${cursor.anchor ? ` (@${cursor.anchor} is gone)` : ''}`;
-    return page(k2, budget, deadline, [`note: continued ${where}, read afresh: the page changed where the previous page stopped, or Oriel no longer held that snapshot`]);
+    return page(k2, budget, deadline, [`note: continued ${where}, read afresh: the page changed where the previous page stopped, or Oriel no longer held that snapshot`], 0);
   }
 
   const k = await fresh();
@@ -168,7 +174,7 @@ export async function snapshotTab(tab: number, args: SnapshotArgs, deadline = Da
 }
 
 /** Shows the next page of `k`'s outline: header, notes, as many lines as fit, coverage, and a cursor for the rest. */
-async function page(k: Kept, budget: number, deadline: number, notes: string[]): Promise<SnapshotResult> {
+async function page(k: Kept, budget: number, deadline: number, notes: string[], contentBefore = k.reading.contentMs): Promise<SnapshotResult> {
   const r = k.reading;
   k.used = Date.now();
   await r.fill(budget - 300 - PAGE_RESERVE, deadline);
@@ -196,6 +202,7 @@ async function page(k: Kept, budget: number, deadline: number, notes: string[]):
     title: r.top.title,
     text: p.text,
     coverage: { visited: r.visited, shown: p.lines.length, omitted: p.coverage.omitted, truncated: p.cursor !== undefined || r.dropped > 0, read_all: r.readAll },
+    timing: { content_ms: contentMs(r, contentBefore), browser_ms: 0 },
   };
   if (p.cursor) result.cursor = encodeCursor(p.cursor);
   return result;
@@ -205,6 +212,10 @@ async function page(k: Kept, budget: number, deadline: number, notes: string[]):
 function shownTop(k: Kept): { document: string; url: string; title: string } {
   const top = k.reading.top;
   return k.urlParams.length ? { ...top, url: scrubUrl(top.url, k.urlParams) } : top;
+}
+
+function contentMs(r: Reading, before: number): number {
+  return Math.round((r.contentMs - before) * 10) / 10;
 }
 
 /** Adds shown lines to what `since` compares against (while it stays within RECORD_CHARS). */
@@ -265,7 +276,7 @@ async function since(k: Kept, sinceId: string, budget: number, deadline: number)
       return result(k, [headerLine({ ...shownTop(k), snapshot: k.id }, budget), ...body, cov].join('\n'), { ...changes, changed: d.changed, added: d.added, removed: d.removed.length }, 'diff');
     }
   }
-  const out = await page(k, budget, deadline, [`changes since ${sinceId}: the whole outline follows (${reason})`]);
+  const out = await page(k, budget, deadline, [`changes since ${sinceId}: the whole outline follows (${reason})`], 0);
   out.changes = { ...changes, shown_as: 'outline', reason };
   return out;
 }
@@ -280,6 +291,7 @@ function result(k: Kept, text: string, changes: { since: string; changed: number
     text,
     coverage: { visited: r.visited, shown: 0, omitted: r.ready.length + r.dropped, truncated: cursor !== undefined, read_all: r.readAll },
     changes: { ...changes, shown_as: shownAs },
+    timing: { content_ms: contentMs(r, 0), browser_ms: 0 },
   };
   if (cursor) out.cursor = cursor;
   return out;

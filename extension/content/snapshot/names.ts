@@ -58,8 +58,9 @@ export class FastNames {
 
   /**
    * The accessible name of `el` as `computeAccessibleName` gives it, or `undefined` when the library must answer.
-   * `known`: the role the walker computed. A custom element's role and label may come from its internals, which the
-   * library does not see; such an element is always answered here.
+   * `known`: the role the walker computed for `el` (./cache.ts computeRole), which saves asking the library again. A
+   * custom element's role and label may come from its internals, which the library does not see; such an element is
+   * always answered here.
    */
   name(el: Element, rendered = false, known?: string): string | undefined {
     if (el.namespaceURI !== HTML_NS) return undefined;
@@ -69,7 +70,7 @@ export class FastNames {
     this.inLabel = false;
     const custom = el.localName.includes('-') && !el.hasAttribute('role') ? internalsOf(el) : undefined;
     if (custom) return this.customName(el, custom, known ?? null, rendered);
-    const role = getRole(el);
+    const role = known !== undefined ? known : getRole(el);
     if (role !== null && PROHIBITED.has(role)) return '';
     const r = this.root(el, role, rendered);
     return r === undefined ? undefined : flat(r);

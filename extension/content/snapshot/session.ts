@@ -33,6 +33,8 @@ export interface LinesReply {
   changed: boolean;
   /** A modal dialog was found after lines outside it had already been given unmarked. */
   lateModal: boolean;
+  /** Milliseconds this answer took in the page. */
+  ms: number;
 }
 
 class Reading {
@@ -73,6 +75,7 @@ class Reading {
 
   /** Lines until `want` characters, an iframe, or the end; the walk goes on only as far as they need. */
   read(want: number, deadline: number | undefined): LinesReply {
+    const t0 = performance.now();
     let lines: Line[] = [];
     let chars = 0;
     let stop: FrameStop | undefined;
@@ -110,6 +113,7 @@ class Reading {
       dropped: this.walker.dropped,
       changed: this.changed,
       lateModal: this.lateModal,
+      ms: Math.round((performance.now() - t0) * 10) / 10,
     };
     if (stop) reply.stop = stop;
     return reply;

@@ -368,6 +368,8 @@ export class Walker {
     const skipped = block && this.skipsContent(el, style);
 
     let role = visible ? this.cache.role(el) : null;
+    /** The role as computed (the walker may call an element a textbox or clickable instead). */
+    const computed = role;
     let act = false;
     if (role !== null && INTERACTIVE_ROLES.has(role)) act = true;
     if (visible && el instanceof HTMLElement && el.isContentEditable && !el.parentElement?.isContentEditable) {
@@ -437,7 +439,7 @@ export class Walker {
     const node: SnapNode = { role: role! };
     this.nodes++;
     if (!UNNAMED.has(role!) && role !== 'clickable' && (role !== 'row' || el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby'))) {
-      const name = collapseWhitespace(this.cache.name(el, true, role!));
+      const name = collapseWhitespace(this.cache.name(el, true, role === computed ? role! : undefined));
       if (name) node.name = cap(name, this.flags.nameLimit);
     }
     const redacted = isSecretField(el);
