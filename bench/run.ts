@@ -41,7 +41,7 @@ const LOOP_RUNS = QUICK ? 2 : 5;
 /** Playwright MCP's click waits for the page to settle (about 0.6 s a call), so it gets fewer calls. */
 const PW_CALLS = QUICK ? { clickCalls: 10, typeCalls: 20 } : { clickCalls: 50, typeCalls: 200 };
 /** The whole run is abandoned (and cleaned up) after this long. */
-const DEADLINE_MS = (QUICK ? 6 : 14) * 60_000;
+const DEADLINE_MS = (QUICK ? 10 : 25) * 60_000;
 
 const log = (s: string) => process.stderr.write(`[bench ${((performance.now() - started) / 1000).toFixed(0)}s] ${s}\n`);
 const started = performance.now();
