@@ -7,6 +7,7 @@
 import { getRole } from 'dom-accessibility-api';
 import { scanScope, type PseudoScope } from './pseudo.js';
 import { internalsOf } from '../internals.js';
+import { mutationCount } from './changes.js';
 
 const HTML_NS = 'http://www.w3.org/1999/xhtml';
 
@@ -47,7 +48,6 @@ export interface NameDeps {
 }
 
 export class FastNames {
-  private readonly labelMaps = new Map<Node, Map<Element, HTMLLabelElement[]>>();
   private readonly pseudoScopes = new Map<Node, PseudoScope>();
   /** The element whose labels are being read (the library's consulted node: it adds nothing to its own label's text). */
   private consulted: Element | null = null;
@@ -238,28 +238,40 @@ export class FastNames {
   }
 
   /**
-   * `el.labels` for a labelable element, from one pass over the labels of its tree scope: the native getter builds a
-   * live list that searches the whole tree scope on its first read for each element (Chromium), so reading it for
-   * every control of a long page takes time quadratic in the page size. Same labels, same (tree) order.
+   * `el.labels` for a labelable element, from one pass over the labels of its tree scope (kept until the DOM changes):
+   * the native getter builds a live list that searches the whole tree scope on its first read for each element
+   * (Chromium), so reading it for every control of a long page takes time quadratic in the page size. Same labels,
+   * same (tree) order.
    */
   labelsOf(el: Element): HTMLLabelElement[] {
-    const root = el.getRootNode();
-    let map = this.labelMaps.get(root);
-    if (!map) {
-      map = new Map();
-      if (root.nodeType === 9 || root.nodeType === 11) {
-        // A document's getElementsByTagName list is kept by the browser until the document changes.
-        const labels = root.nodeType === 9 ? (root as Document).getElementsByTagName('label') : (root as ParentNode).querySelectorAll('label');
-        for (const l of Array.from(labels)) {
-          const c = (l as HTMLLabelElement).control;
-          if (!c) continue;
-          const list = map.get(c);
-          if (list) list.push(l as HTMLLabelElement);
-          else map.set(c, [l as HTMLLabelElement]);
-        }
-      }
-      this.labelMaps.set(root, map);
-    }
-    return map.get(el) ?? [];
+    return labelMapOf(el.getRootNode()).get(el) ?? [];
   }
+
+}
+
+/**
+ * The labels of each labelable element of a tree scope, kept while the DOM does not change (./changes.ts counts
+ * mutations of the document and of every shadow root a walk entered): which label names which control depends on
+ * the DOM alone (`for`, ids, nesting).
+ */
+const labelMaps = new WeakMap<Node, { mutations: number; map: Map<Element, HTMLLabelElement[]> }>();
+
+function labelMapOf(root: Node): Map<Element, HTMLLabelElement[]> {
+  const now = mutationCount();
+  const kept = labelMaps.get(root);
+  if (kept && kept.mutations === now) return kept.map;
+  const map = new Map<Element, HTMLLabelElement[]>();
+  if (root.nodeType === 9 || root.nodeType === 11) {
+    // A document's getElementsByTagName list is kept by the browser until the document changes.
+    const labels = root.nodeType === 9 ? (root as Document).getElementsByTagName('label') : (root as ParentNode).querySelectorAll('label');
+    for (const l of Array.from(labels)) {
+      const c = (l as HTMLLabelElement).control;
+      if (!c) continue;
+      const list = map.get(c);
+      if (list) list.push(l as HTMLLabelElement);
+      else map.set(c, [l as HTMLLabelElement]);
+    }
+  }
+  labelMaps.set(root, { mutations: now, map });
+  return map;
 }

@@ -4,6 +4,7 @@
 // Counterpart: extension/background/snapshot.ts.
 import { type Line, type LineFields, type WalkFlags } from '../../../shared/snapshot/index.js';
 import type { HandleRegistry } from '../registry.js';
+import { isSecretField } from '../redaction.js';
 import { computeRole } from './cache.js';
 import { mutationCount } from './changes.js';
 import { Emitter, type FrameStop } from './emit.js';
@@ -144,39 +145,59 @@ export function continueReading(registry: HandleRegistry, id: string): Reading |
 interface Prepass {
   /** An open modal dialog shows: controls outside it are inert. */
   modal: boolean;
-  /** Some element may be a secret field (then their values are collected, to be scrubbed from what is written). */
+  /** The document has secret fields (then their values are collected, to be scrubbed from what is written). */
   secretFields: boolean;
 }
 
 /**
- * One query over the document (not its shadow trees; the walk notes what it meets there): candidates for secret
- * fields (password inputs, anything with `autocomplete`: ../redaction.ts decides), and open modal dialogs — a
+ * One query over the document, repeated only after the DOM changed (not its shadow trees; the walk notes what it meets
+ * there): secret fields (password inputs, and `autocomplete` tokens ../redaction.ts calls secret), and open modal
+ * dialogs — a
  * `<dialog>` opened with showModal() (`:modal`), or an element with role dialog or alertdialog and
  * `aria-modal="true"` (https://w3c.github.io/aria/#aria-modal). Everything outside a modal is inert
  * (https://html.spec.whatwg.org/multipage/interaction.html#modal-dialogs-and-inert-subtrees).
  */
 function prepass(): Prepass {
-  const out: Prepass = { modal: false, secretFields: false };
-  let found: Element[];
-  try {
-    found = Array.from(document.querySelectorAll('input[type="password" i], [autocomplete], dialog:modal, [aria-modal="true"]'));
-  } catch {
-    return { modal: false, secretFields: true };
+  const now = mutationCount();
+  if (!candidates || candidates.mutations !== now) {
+    let found: Element[] | undefined;
+    try {
+      found = Array.from(document.querySelectorAll('input[type="password" i], [autocomplete], dialog, [aria-modal="true"]'));
+    } catch {
+      found = undefined;
+    }
+    candidates = { mutations: now, found };
   }
-  for (const el of found) {
-    if (el.localName === 'input' || el.hasAttribute('autocomplete')) out.secretFields = true;
-    if (!out.modal && isModal(el)) out.modal = true;
+  if (!candidates.found) return { modal: false, secretFields: true };
+  const out: Prepass = { modal: false, secretFields: false };
+  for (const el of candidates.found) {
+    if (!out.secretFields && isSecretField(el)) out.secretFields = true;
+    if (!out.modal && el.isConnected && isModal(el)) out.modal = true;
   }
   return out;
 }
 
+/**
+ * The elements the last look found, kept while the DOM does not change (./changes.ts): whether a dialog is modal now,
+ * and the values of fields, are read from them afresh each time.
+ */
+let candidates: { mutations: number; found: Element[] | undefined } | undefined;
+
 function isModal(el: Element): boolean {
   const dialog = el.localName === 'dialog';
-  if (dialog ? !el.matches(':modal') && el.getAttribute('aria-modal') !== 'true' : el.getAttribute('aria-modal') !== 'true') return false;
+  if (dialog ? !matchesModal(el) && el.getAttribute('aria-modal') !== 'true' : el.getAttribute('aria-modal') !== 'true') return false;
   if (!dialog) {
     const role = computeRole(el);
     if (role !== 'dialog' && role !== 'alertdialog') return false;
   }
   const check = (el as Element & { checkVisibility?: () => boolean }).checkVisibility;
   return check ? check.call(el) : true;
+}
+
+function matchesModal(el: Element): boolean {
+  try {
+    return el.matches(':modal');
+  } catch {
+    return false;
+  }
 }
