@@ -34,7 +34,7 @@ export function controlValue(el: Element, role: string, limit: number): string |
 const CHECKABLE = new Set(['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio']);
 
 /**
- * States and properties shown in brackets (SPEC §3): checked, disabled, expanded, selected, pressed, required, …
+ * States and properties shown in brackets (docs/snapshot-format.md, "Lines"): checked, disabled, expanded, selected, pressed, required, …
  * For a `secret` field the states that follow from what it holds (checked, the browser's own validity) are left out.
  */
 export function controlStates(el: Element, role: string, focused: Element | null, secret = false): string[] {
@@ -130,7 +130,7 @@ export function linkUrl(el: Element): string | undefined {
   if ((el.localName !== 'a' && el.localName !== 'area') || !el.hasAttribute('href')) return undefined;
   const link = el as HTMLAnchorElement;
   let href = link.href;
-  // Credentials in a link are never shown (SPEC §8: origins without credentials).
+  // Credentials in a link are never shown (docs/snapshot-format.md, "Lines": url).
   if (link.username || link.password) href = href.replace(`${link.username}${link.password ? ':' + link.password : ''}@`, '');
   // Same-origin links as a path (the header line carries the origin).
   const origin = (originPrefix ??= location.origin + '/');
