@@ -32,7 +32,7 @@ describe.each(BROWSERS)('page kinds in %s', (kind) => {
   it('says which cell spans in a compact row, and extract_rows fills spanned cells and says so', async () => {
     await s.load('table-spans.html');
     const r = await s.snapshot();
-    expect(strip(body(r))).toBe('table "T" @h\n row (headers): "Region" "Store" "Q1"\n row: "North" [rowspan=2] "Oslo" "10"\n row: "Bergen" "7"');
+    expect(strip(body(r))).toBe('table "T" @h\n row @h (headers): "Region" "Store" "Q1"\n row @h: "North" [rowspan=2] "Oslo" "10"\n row @h: "Bergen" "7"');
     const rows = await s.tool('extract_rows', { handle: handleOf(r.text, /table "T"/) });
     expect(rows.isError).toBe(false);
     expect(rows.structured.columns).toEqual(['Region', 'Store', 'Q1']);
