@@ -32,6 +32,12 @@ const LABELABLE = new Set(['button', 'input', 'meter', 'output', 'progress', 'se
  */
 const NOT_PLAIN = new Set([...OWN_SOURCE, ...LABELABLE, 'summary', 'slot', 'datalist', 'math']);
 
+/** The first token of a role an element's internals set, when it is a role name at all. */
+function internalsRole(role: string | undefined): string | null {
+  const first = role?.trim().split(/\s+/)[0];
+  return first && /^[a-z]+$/.test(first) ? first : null;
+}
+
 /** The library's `asFlatString`. */
 function flat(s: string): string {
   return s.trim().replace(/\s\s+/g, ' ');
@@ -69,7 +75,8 @@ export class FastNames {
     this.consulted = null;
     this.inLabel = false;
     const custom = el.localName.includes('-') && !el.hasAttribute('role') ? internalsOf(el) : undefined;
-    if (custom) return this.customName(el, custom, known ?? null, rendered);
+    // Without the walker's role, the internals' own (a handle's fingerprint asks for the name alone: ../fingerprint.ts).
+    if (custom) return this.customName(el, custom, known ?? internalsRole(custom.role), rendered);
     const role = known !== undefined ? known : getRole(el);
     if (role !== null && PROHIBITED.has(role)) return '';
     const r = this.root(el, role, rendered);
