@@ -177,7 +177,8 @@ async function snapshotOf(tab: number, args: SnapshotArgs, deadline: number): Pr
 async function page(k: Kept, budget: number, deadline: number, notes: string[], contentBefore = k.reading.contentMs): Promise<SnapshotResult> {
   const r = k.reading;
   k.used = Date.now();
-  await r.fill(budget - 300 - PAGE_RESERVE, deadline);
+  // At least one line: a page always shows one, cut if it must be.
+  await r.fill(Math.max(1, budget - 300 - PAGE_RESERVE), deadline);
   if (!k.document) k.document = r.top.document;
   if (r.lateModal) notes = [...notes, 'note: a modal dialog was found after the first lines were read; controls outside it shown before are not marked inert'];
   const p = composePage({
