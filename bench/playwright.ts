@@ -1,5 +1,7 @@
 // The Playwright MCP half of the benchmark: browser_snapshot per page size (d), and browser_click / browser_type on
 // the 1k page, on the same Chromium binary, through the same official MCP client over stdio.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { actionTargets, type Plan } from './oriel.js';
 import { timedCall } from './mcp.js';
@@ -84,15 +86,20 @@ export async function measurePlaywrightLatency(client: Client, url: string, gen:
 export interface PlaywrightLoopResult {
   /** browser_snapshot before the click. */
   first: Summary & { chars: number };
-  /** browser_click on one checkbox: its response carries Playwright MCP's own account of the page after the click. */
+  /** browser_click on one checkbox: the text of its response. */
   click: Summary & { chars: number };
+  /**
+   * The page after the click as Playwright MCP gives it: with an output folder it writes the snapshot to a file and
+   * the response links it (`[Snapshot](out/page-….yml)`); characters of that file (0 when the response links none).
+   */
+  linked: number;
 }
 
 /** The agent's loop as Playwright MCP does it: browser_snapshot, then browser_click on one "Gift wrap" checkbox. */
-export async function measurePlaywrightLoop(client: Client, url: string, gen: GeneratedPage, runs: number): Promise<PlaywrightLoopResult> {
+export async function measurePlaywrightLoop(client: Client, url: string, gen: GeneratedPage, runs: number, dir: string): Promise<PlaywrightLoopResult> {
   await navigate(client, url);
   const boxes = gen.interactive.filter((n) => n.startsWith('Gift wrap '));
-  const first: number[] = [], firstChars: number[] = [], click: number[] = [], clickChars: number[] = [];
+  const first: number[] = [], firstChars: number[] = [], click: number[] = [], clickChars: number[] = [], linked: number[] = [];
   for (let i = 0; i < runs; i++) {
     const s = await snapshot(client);
     first.push(s.ms);
@@ -104,7 +111,9 @@ export async function measurePlaywrightLoop(client: Client, url: string, gen: Ge
     if (r.isError) throw new Error(`browser_click failed: ${r.text.slice(0, 300)}`);
     click.push(r.ms);
     clickChars.push(r.text.length);
+    const file = /\[Snapshot\]\(([^)]+)\)/.exec(r.text)?.[1];
+    linked.push(file ? readFileSync(path.resolve(dir, file), 'utf8').length : 0);
   }
   const med = (v: number[]) => summary(v).median;
-  return { first: { ...summary(first), chars: med(firstChars) }, click: { ...summary(click), chars: med(clickChars) } };
+  return { first: { ...summary(first), chars: med(firstChars) }, click: { ...summary(click), chars: med(clickChars) }, linked: med(linked) };
 }

@@ -162,12 +162,12 @@ function budgetTable(pages: PageRow[]): string {
 
 function loopTable(loops: LoopRow[]): string {
   return [
-    '| page | Oriel snapshot chars / ms | Oriel click ms | read again, whole: chars / ms | read again, `since`: chars / ms | since / whole chars | Playwright snapshot chars / ms | Playwright click (its response carries the changes): chars / ms |',
-    '|---|---|---|---|---|---|---|---|',
+    '| page | Oriel snapshot chars / ms | Oriel click ms | read again, whole: chars / ms | read again, `since`: chars / ms | since / whole chars | Playwright snapshot chars / ms | Playwright click: response chars / ms | Playwright click: the snapshot file it links, chars |',
+    '|---|---|---|---|---|---|---|---|---|',
     ...loops.map((l) => {
       const o = l.oriel;
       const p = l.playwright;
-      return `| ${k(l.target)} | ${o.first.chars} / ${o.first.median} | ${o.click.median} | ${o.again.chars} / ${o.again.median} | ${o.since.chars} / ${o.since.median} | ${round((100 * o.since.chars) / o.again.chars, 1)} % | ${p.first.chars} / ${p.first.median} | ${p.click.chars} / ${p.click.median} |`;
+      return `| ${k(l.target)} | ${o.first.chars} / ${o.first.median} | ${o.click.median} | ${o.again.chars} / ${o.again.median} | ${o.since.chars} / ${o.since.median} | ${round((100 * o.since.chars) / o.again.chars, 1)} % | ${p.first.chars} / ${p.first.median} | ${p.click.chars} / ${p.click.median} | ${p.linked} |`;
     }),
   ].join('\n');
 }

@@ -174,7 +174,7 @@ async function main(): Promise<void> {
       pwPages.set(n, await measurePlaywrightPage(pw.client, url(n), pages.get(n)!, PLAN));
       if (LOOP_SIZES.includes(n)) {
         log(`Playwright MCP agent loop on the ${n / 1000}k page`);
-        pwLoops.set(n, await measurePlaywrightLoop(pw.client, url(n), pages.get(n)!, LOOP_RUNS));
+        pwLoops.set(n, await measurePlaywrightLoop(pw.client, url(n), pages.get(n)!, LOOP_RUNS, pw.dir));
       }
       await pw.close();
       pw = undefined;
