@@ -6,18 +6,17 @@ import { stripZodJitPlugin } from './scripts/strip-zod-jit.js';
 
 const browser = process.env.ORIEL_BROWSER === 'firefox' ? 'firefox' : 'chrome';
 
-/** One manifest, two outputs: Firefox refuses `background.service_worker` and has no use for `key`. */
+/**
+ * One manifest, two outputs: Firefox refuses `background.service_worker` and has no use for `key`. Both keep
+ * `match_origin_as_fallback` (Firefox 128+): without it Firefox runs no content script in opaque-origin frames
+ * (sandboxed srcdoc), which Chromium reaches.
+ */
 function manifestFor(target: 'chrome' | 'firefox') {
   const m: Record<string, unknown> = structuredClone(base);
   if (target === 'firefox') {
     delete m.key;
     delete m.minimum_chrome_version;
     m.background = { scripts: ['extension/background/index.ts'], type: 'module' };
-    const cs = (m.content_scripts as Array<Record<string, unknown>>).map((c) => {
-      const { match_origin_as_fallback: _drop, ...rest } = c;
-      return rest;
-    });
-    m.content_scripts = cs;
   } else {
     delete m.browser_specific_settings;
     // Chrome exposes chrome.userScripts only while the extension holds `userScripts` *and* the per-extension "Allow

@@ -5,7 +5,8 @@
 import { HandleRegistry } from '../extension/content/registry.js';
 import { frameRefOf } from '../extension/content/snapshot/frames.js';
 import { Walker } from '../extension/content/snapshot/walk.js';
-import { filterFingerprint, markInert, paginate, toLines, type WalkFlags } from '../shared/snapshot/index.js';
+import { startReading } from '../extension/content/snapshot/session.js';
+import { lineText, toLines, type WalkFlags } from '../shared/snapshot/index.js';
 
 /** The flags the background builds for a snapshot without user redaction selectors. */
 const FLAGS: WalkFlags = { redactSelectors: [], valueLimit: 200, nameLimit: 300, textLimit: 2000, maxNodes: 100_000, maxDepth: 40 };
@@ -49,9 +50,9 @@ function floor(afterChange = false): FloorRun {
 }
 
 export interface OrielRun {
-  /** Walker only (DOM → tree), as the content script does it. */
+  /** Walker only (DOM → tree). */
   walkMs: number;
-  /** Walker plus rendering the whole outline to text (what the background adds, without messaging). */
+  /** A whole reading as the content script does it: the walk and the outline lines it writes (a separate run). */
   totalMs: number;
   chars: number;
   lines: number;
@@ -63,15 +64,30 @@ function oriel(withText = false, afterChange = false): OrielRun {
   if (afterChange) dirty();
   const t0 = performance.now();
   const tree = new Walker(FLAGS, registry, frameRefOf).run(document.documentElement);
-  const t1 = performance.now();
-  markInert(tree.nodes);
-  const lines = toLines(tree.nodes);
-  const meta = { title: tree.title, url: tree.url, document: tree.document, visited: tree.visited, dropped: tree.dropped };
-  const page = paginate(lines, 0, Number.MAX_SAFE_INTEGER, meta, filterFingerprint([null, null, null, false]));
-  const t2 = performance.now();
-  const run: OrielRun = { walkMs: t1 - t0, totalMs: t2 - t0, chars: page.text.length, lines: lines.length, visited: tree.visited };
-  if (withText) run.text = page.text;
+  const walkMs = performance.now() - t0;
+  if (afterChange) dirty();
+  const read = reading(Number.MAX_SAFE_INTEGER);
+  const run: OrielRun = { walkMs, totalMs: read.ms, chars: read.chars, lines: read.lines, visited: tree.visited };
+  if (withText) run.text = toLines(tree.nodes).map(lineText).join('\n');
   return run;
+}
+
+export interface ReadingRun {
+  ms: number;
+  chars: number;
+  lines: number;
+  visited: number;
+}
+
+/**
+ * The content script's side of a snapshot page: a new reading of the document that stops once `want` characters of
+ * lines are written (as extension/content/snapshot/session.ts does for the background), timed in the page.
+ */
+function reading(want: number): ReadingRun {
+  const t0 = performance.now();
+  const r = startReading(FLAGS, registry, document.documentElement).read(want, undefined);
+  const ms = performance.now() - t0;
+  return { ms, chars: r.lines.reduce((c, l) => c + l.d + l.t.length + 1, 0), lines: r.lines.length, visited: r.visited };
 }
 
 /** Elements a person could act on, by the generator's own markup, that the browser renders (for a cross-check). */
@@ -82,6 +98,6 @@ function visibleInteractive(): number {
   return n;
 }
 
-const api = { floor, oriel, visibleInteractive, elementCount: () => document.getElementsByTagName('*').length };
+const api = { floor, oriel, reading, visibleInteractive, elementCount: () => document.getElementsByTagName('*').length };
 export type BenchApi = typeof api;
 (globalThis as unknown as { __orielBench: BenchApi }).__orielBench = api;

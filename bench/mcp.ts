@@ -35,6 +35,8 @@ export interface PlaywrightMcp {
   client: Client;
   version: string;
   args: string[];
+  /** The server's working folder: files its answers link to (`out/…`) are relative to it. */
+  dir: string;
   close(): Promise<void>;
 }
 
@@ -63,6 +65,7 @@ export async function startPlaywrightMcp(): Promise<PlaywrightMcp> {
     client,
     version,
     args: args.slice(1),
+    dir: tmp,
     async close() {
       await client.close().catch(() => undefined);
       killStragglers(tmp);

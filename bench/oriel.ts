@@ -8,6 +8,7 @@ import { call, handleOf, launchRig, until, type Rig } from '../test/e2e/harness.
 import type { BenchApi, FloorRun, OrielRun } from './inpage.js';
 import { timedCall } from './mcp.js';
 import { checkCoverage, type Coverage } from './outline.js';
+import { profileBreakdown, type Breakdown } from './profile.js';
 import type { GeneratedPage } from './pages.js';
 import { latency, repeat, summary, type Latency, type Summary } from './stats.js';
 
@@ -22,12 +23,26 @@ export interface Plan {
 
 export interface OrielPageResult {
   floor: Summary & { elements: number };
+  /** Where the in-page time of a whole reading goes (10k page only). */
+  breakdown?: Breakdown;
   /** (a) and the (b) walk when every element's style was invalidated just before. */
   afterStyleChange: { floor: Summary; walk: Summary };
   inPage: { walk: Summary; total: Summary; chars: number; lines: number; visited: number };
-  mcp: { firstCall: number; unbudgeted: Summary & { chars: number; truncated: boolean; cursor: boolean }; defaultBudget: Summary & { chars: number; truncated: boolean } };
-  /** The whole outline read through MCP page by page (max_chars 200000 each), once. */
-  fullOutline: { pages: number; chars: number; ms: number };
+  mcp: {
+    firstCall: number;
+    unbudgeted: Summary & { chars: number; truncated: boolean; cursor: boolean };
+    defaultBudget: Summary & { chars: number; truncated: boolean };
+    /** The first default-budget call (its hit tests are not reused from an earlier one). */
+    defaultFirst: number;
+    /** DOM nodes the default-budget page read. */
+    defaultVisited: number;
+  };
+  /** The whole outline read through MCP page by page, following the cursor (max_chars 200000 each). */
+  fullOutline: { pages: number; chars: number; ms: number; runs: number[] };
+  /** One call that reads the whole page: `since` naming a snapshot that is not held (returns the first 200,000 characters). */
+  wholeRead: Summary & { chars: number };
+  /** Medians of the browser's own account of the max_chars 200000 snapshot (structured `timing`), ms. */
+  timing: { content: number; browser: number };
   coverage: Coverage;
   visibleInteractiveInPage: number;
 }
@@ -120,13 +135,25 @@ export async function measureOrielPage(page: Page, client: Client, session: stri
   const inPageChanged = await repeat(plan.warmup, runs, () => page.evaluate(() => (window as unknown as Win).__orielBench.oriel(false, true)) as Promise<OrielRun>);
   const visibleInteractiveInPage = await page.evaluate(() => (window as unknown as Win).__orielBench.visibleInteractive());
 
+  const breakdown = gen.target === 10_000 ? await profileBreakdown(page, '__orielBench.reading(Number.MAX_SAFE_INTEGER)', runs, bundle) : undefined;
+
+  // The first default-budget snapshot after a change of the page (a style property on the root: hit tests are not reused).
+  await page.evaluate(() => document.documentElement.style.setProperty('--oriel-bench-first', String(Math.random())));
+  const defaultFirst = await snap({})();
   const unbudgeted = await repeat(1, runs, snap({ max_chars: 200_000 }));
   const byDefault = await repeat(0, runs, snap({}));
+  // A whole-page read: `since` must read all of the page; naming a snapshot that is not held makes it show the outline.
+  const whole = await repeat(1, runs, snap({ max_chars: 200_000, since: 'sbenchnone0' }));
 
   // The whole outline, following cursors, for the coverage check and the character count of a large page.
-  const t0 = performance.now();
-  const { text, pages } = await wholeOutline(snap);
-  const fullMs = performance.now() - t0;
+  const follows: number[] = [];
+  let text = '';
+  let pages = 0;
+  for (let i = 0; i < Math.max(1, Math.min(3, runs)); i++) {
+    const t0 = performance.now();
+    ({ text, pages } = await wholeOutline(snap));
+    follows.push(performance.now() - t0);
+  }
 
   const cov = (x: { structured: Record<string, unknown> }) => (x.structured.coverage ?? {}) as { truncated?: boolean };
   return {
@@ -143,8 +170,16 @@ export async function measureOrielPage(page: Page, client: Client, session: stri
       firstCall: Math.round(first.ms),
       unbudgeted: { ...summary(unbudgeted.map((r) => r.ms)), chars: first.text.length, truncated: cov(first).truncated === true, cursor: typeof first.structured.cursor === 'string' },
       defaultBudget: { ...summary(byDefault.map((r) => r.ms)), chars: byDefault[0]!.text.length, truncated: cov(byDefault[0]!).truncated === true },
+      defaultFirst: Math.round(defaultFirst.ms),
+      defaultVisited: Number((byDefault[0]!.structured.coverage as { visited?: number } | undefined)?.visited ?? 0),
     },
-    fullOutline: { pages, chars: text.length, ms: Math.round(fullMs) },
+    fullOutline: { pages, chars: text.length, ms: Math.round(summary(follows).median), runs: follows.map((m) => Math.round(m)) },
+    wholeRead: { ...summary(whole.map((r) => r.ms)), chars: whole[0]!.text.length },
+    timing: {
+      content: summary(unbudgeted.map((r) => Number((r.structured.timing as { content_ms?: number } | undefined)?.content_ms ?? NaN))).median,
+      browser: summary(unbudgeted.map((r) => Number((r.structured.timing as { browser_ms?: number } | undefined)?.browser_ms ?? NaN))).median,
+    },
+    ...(breakdown ? { breakdown } : {}),
     coverage: checkCoverage(text, gen.interactive),
     visibleInteractiveInPage,
   };
@@ -238,4 +273,72 @@ export async function measureOrielFlatPage(page: Page, client: Client, session: 
     chars: text.length,
     coverage: checkCoverage(text, gen.interactive),
   };
+}
+
+export interface LoopResult {
+  /** The first read: a whole snapshot (max_chars 200000). */
+  first: Summary & { chars: number };
+  /** click on one checkbox (one row of the page changes). */
+  click: Summary;
+  /** The second read: the whole snapshot again, or only what changed (`since` the first). */
+  again: Summary & { chars: number };
+  since: Summary & { chars: number };
+}
+
+/**
+ * The agent's loop on a generated page: snapshot, click one "Gift wrap" checkbox (one row changes), read again —
+ * the whole outline, or `since` the first snapshot. Each run uses another checkbox.
+ */
+export async function measureOrielLoop(client: Client, session: string, gen: GeneratedPage, runs: number): Promise<LoopResult> {
+  const call = async (tool: string, args: Record<string, unknown>) => {
+    const r = await timedCall(client, tool, { session, ...args });
+    if (r.isError) throw new Error(`${tool} failed in the loop: ${r.text.slice(0, 300)}`);
+    return r;
+  };
+  const esc = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const boxes = gen.interactive.filter((n) => n.startsWith('Gift wrap '));
+  const first: number[] = [], firstChars: number[] = [], click: number[] = [], again: number[] = [], againChars: number[] = [], since: number[] = [], sinceChars: number[] = [];
+  for (let i = 0; i < runs * 2; i++) {
+    const s0 = await call('snapshot', { max_chars: 200_000 });
+    first.push(s0.ms);
+    firstChars.push(s0.text.length);
+    const box = handleOf(String(s0.structured.text ?? ''), new RegExp(`checkbox "${esc(boxes[i % boxes.length]!)}"`));
+    click.push((await call('click', { handle: box })).ms);
+    // Alternate: half the runs read the whole outline again, half only what changed.
+    if (i % 2 === 0) {
+      const d = await call('snapshot', { max_chars: 200_000, since: s0.structured.snapshot });
+      since.push(d.ms);
+      sinceChars.push(d.text.length);
+    } else {
+      const a = await call('snapshot', { max_chars: 200_000 });
+      again.push(a.ms);
+      againChars.push(a.text.length);
+    }
+  }
+  const med = (v: number[]) => summary(v).median;
+  return {
+    first: { ...summary(first), chars: med(firstChars) },
+    click: summary(click),
+    again: { ...summary(again), chars: med(againChars) },
+    since: { ...summary(since), chars: med(sinceChars) },
+  };
+}
+
+export interface RowsResult {
+  rows: number;
+  columns: string[];
+  ms: Summary;
+}
+
+/** extract_rows of the whole 3,000-row table (test/fixtures/snapshot/big-table.html) in one call, with link URLs. */
+export async function measureOrielRows(client: Client, session: string, runs: number): Promise<RowsResult> {
+  const outline = String((await call(client, 'snapshot', { session, max_chars: 2000 })).structured.text ?? '');
+  const table = handleOf(outline, /table "Orders"/);
+  const results = await repeat(1, runs, async () => {
+    const r = await timedCall(client, 'extract_rows', { session, handle: table, max_rows: 5000, link_urls: true });
+    if (r.isError) throw new Error(`extract_rows failed: ${r.text.slice(0, 300)}`);
+    return r;
+  });
+  const last = results[results.length - 1]!.structured as { rows?: unknown[]; columns?: string[] };
+  return { rows: last.rows?.length ?? 0, columns: last.columns ?? [], ms: summary(results.map((r) => r.ms)) };
 }

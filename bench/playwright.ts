@@ -1,5 +1,7 @@
 // The Playwright MCP half of the benchmark: browser_snapshot per page size (d), and browser_click / browser_type on
 // the 1k page, on the same Chromium binary, through the same official MCP client over stdio.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { actionTargets, type Plan } from './oriel.js';
 import { timedCall } from './mcp.js';
@@ -79,4 +81,39 @@ export async function measurePlaywrightLatency(client: Client, url: string, gen:
   const click = await run('browser_click', plan.clickCalls, (i) => buttons[i % buttons.length]!);
   const type = await run('browser_type', plan.typeCalls, (i) => ({ ...fields[i % fields.length]!, text: `note ${i}` }));
   return { click, type, errors };
+}
+
+export interface PlaywrightLoopResult {
+  /** browser_snapshot before the click. */
+  first: Summary & { chars: number };
+  /** browser_click on one checkbox: the text of its response. */
+  click: Summary & { chars: number };
+  /**
+   * The page after the click as Playwright MCP gives it: with an output folder it writes the snapshot to a file and
+   * the response links it (`[Snapshot](out/page-….yml)`); characters of that file (0 when the response links none).
+   */
+  linked: number;
+}
+
+/** The agent's loop as Playwright MCP does it: browser_snapshot, then browser_click on one "Gift wrap" checkbox. */
+export async function measurePlaywrightLoop(client: Client, url: string, gen: GeneratedPage, runs: number, dir: string): Promise<PlaywrightLoopResult> {
+  await navigate(client, url);
+  const boxes = gen.interactive.filter((n) => n.startsWith('Gift wrap '));
+  const first: number[] = [], firstChars: number[] = [], click: number[] = [], clickChars: number[] = [], linked: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const s = await snapshot(client);
+    first.push(s.ms);
+    firstChars.push(s.text.length);
+    const name = boxes[i % boxes.length]!;
+    const m = new RegExp(`checkbox "${name}"[^\\n]*\\[ref=([a-z0-9]+)\\]`).exec(s.text);
+    if (!m) throw new Error(`no Playwright ref for checkbox "${name}"`);
+    const r = await timedCall(client, 'browser_click', { element: `${name} checkbox`, target: m[1] });
+    if (r.isError) throw new Error(`browser_click failed: ${r.text.slice(0, 300)}`);
+    click.push(r.ms);
+    clickChars.push(r.text.length);
+    const file = /\[Snapshot\]\(([^)]+)\)/.exec(r.text)?.[1];
+    linked.push(file ? readFileSync(path.resolve(dir, file), 'utf8').length : 0);
+  }
+  const med = (v: number[]) => summary(v).median;
+  return { first: { ...summary(first), chars: med(firstChars) }, click: { ...summary(click), chars: med(clickChars) }, linked: med(linked) };
 }

@@ -2,8 +2,8 @@
 // docs/BENCHMARKS.md (between the bench:begin / bench:end markers; the prose around them is kept).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { OrielFlatResult, OrielLatency, OrielPageResult } from './oriel.js';
-import type { PlaywrightLatency, PlaywrightPageResult } from './playwright.js';
+import type { LoopResult, OrielFlatResult, OrielLatency, OrielPageResult, RowsResult } from './oriel.js';
+import type { PlaywrightLatency, PlaywrightLoopResult, PlaywrightPageResult } from './playwright.js';
 import { round } from './stats.js';
 
 export interface PageRow {
@@ -22,6 +22,13 @@ export interface FlatRow {
   oriel: OrielFlatResult;
 }
 
+/** The agent's loop (snapshot → click → read again) on one page, both tools. */
+export interface LoopRow {
+  target: number;
+  oriel: LoopResult;
+  playwright: PlaywrightLoopResult;
+}
+
 export interface Results {
   date: string;
   command: string;
@@ -32,6 +39,9 @@ export interface Results {
   pages: PageRow[];
   /** The flat pages (rows of siblings under one element), Oriel only. */
   flat?: FlatRow[];
+  loops?: LoopRow[];
+  /** extract_rows of the 3,000-row table. */
+  rows?: RowsResult;
   latency?: { page: number; oriel: OrielLatency; playwright: PlaywrightLatency; ratios: { click: number; type: number } };
   targets: Target[];
   loadAtEnd: string;
@@ -56,8 +66,36 @@ export function ratios(o: OrielPageResult, p: PlaywrightPageResult, interactive:
   };
 }
 
-export function targets(pages: PageRow[], lat: Results['latency'], flat?: FlatRow[]): Target[] {
+export function targets(pages: PageRow[], lat: Results['latency'], flat?: FlatRow[], loops?: LoopRow[], rows?: RowsResult): Target[] {
   const out: Target[] = [];
+  const p1 = pages.find((p) => p.target === 1_000);
+  const p50 = pages.find((p) => p.target === 50_000);
+  const budgetRatio = p1 && p50 ? round(p50.oriel.mcp.defaultBudget.median / p1.oriel.mcp.defaultBudget.median, 2) : undefined;
+  out.push({
+    what: 'Default-budget snapshot of the 50k page ≤ 1.5× the same snapshot of the 1k page',
+    measured: budgetRatio !== undefined ? `${budgetRatio}× (${p50!.oriel.mcp.defaultBudget.median} ms vs ${p1!.oriel.mcp.defaultBudget.median} ms; first calls ${p50!.oriel.mcp.defaultFirst} ms vs ${p1!.oriel.mcp.defaultFirst} ms)` : 'not run (quick run has no 50k page)',
+    met: budgetRatio !== undefined ? budgetRatio <= 1.5 : null,
+  });
+  const follow = p50 ? round(p50.oriel.fullOutline.ms / p50.oriel.wholeRead.median, 2) : undefined;
+  out.push({
+    what: 'The whole 50k outline by cursor ≤ 1.3× one whole-page snapshot',
+    measured: follow !== undefined ? `${follow}× (${p50!.oriel.fullOutline.pages} calls, ${p50!.oriel.fullOutline.ms} ms vs ${p50!.oriel.wholeRead.median} ms)` : 'not run',
+    met: follow !== undefined ? follow <= 1.3 : null,
+  });
+  if (loops?.length) {
+    out.push({
+      what: 'Agent loop: the second read with `since` ≤ 10 % of a whole snapshot\'s characters when one row changed',
+      measured: loops.map((l) => `${l.target / 1000}k: ${round((100 * l.oriel.since.chars) / l.oriel.again.chars, 1)} % (${l.oriel.since.chars} of ${l.oriel.again.chars})`).join(', '),
+      met: loops.every((l) => l.oriel.since.chars <= 0.1 * l.oriel.again.chars),
+    });
+  }
+  if (rows) {
+    out.push({
+      what: 'extract_rows of 3,000 table rows (with link URLs) well under a second',
+      measured: `${rows.ms.median} ms for ${rows.rows} rows (${rows.columns.length} columns)`,
+      met: rows.rows === 3000 && rows.ms.median < 500,
+    });
+  }
   const p10 = pages.find((p) => p.target === 10_000);
   out.push({
     what: '(c) Oriel snapshot through MCP ≤ 3× (a) floor, 10k page',
@@ -100,7 +138,7 @@ const mark = (m: boolean | null) => (m === null ? 'not run' : m ? '**met**' : '*
 
 function pageTable(pages: PageRow[]): string {
   const head = [
-    '| page (elements) | (a) floor ms | (b) in-page walk / +render ms | (c) MCP ms, max_chars 200000 | (c) default budget ms | (d) Playwright ms | (c)/(a) | (c)/(d) | Oriel chars | Playwright chars | chars O/P | chars per interactive | interactive with handle |',
+    '| page (elements) | (a) floor ms | (b) in-page walk / reading ms | (c) MCP ms, max_chars 200000 | (c) default budget ms | (d) Playwright ms | (c)/(a) | (c)/(d) | Oriel chars | Playwright chars | chars O/P | chars per interactive | interactive with handle |',
     '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
   ];
   const rows = pages.map((p) => {
@@ -109,6 +147,46 @@ function pageTable(pages: PageRow[]): string {
     return `| ${k(p.target)} (${p.elements}) | ${o.floor.median} | ${o.inPage.walk.median} / ${o.inPage.total.median} | ${o.mcp.unbudgeted.median} | ${o.mcp.defaultBudget.median} (${k(o.mcp.defaultBudget.chars)} chars) | ${p.playwright.snapshot.median} | ${p.ratios.cOverA} | ${p.ratios.cOverD} | ${o.fullOutline.chars}${trunc} | ${p.playwright.snapshot.chars} | ${p.ratios.charsOrielOverPlaywright} | ${p.ratios.charsPerInteractive} | ${o.coverage.found}/${o.coverage.expected} |`;
   });
   return [...head, ...rows].join('\n');
+}
+
+function budgetTable(pages: PageRow[]): string {
+  return [
+    '| page | (c) default budget: first call ms | later calls ms | chars | DOM nodes read (first page) | (c) whole-page read ms (1 call) | whole outline by cursor ms (calls) | by cursor / whole read |',
+    '|---|---|---|---|---|---|---|---|',
+    ...pages.map((p) => {
+      const o = p.oriel;
+      return `| ${k(p.target)} | ${o.mcp.defaultFirst} | ${o.mcp.defaultBudget.median} | ${o.mcp.defaultBudget.chars} | ${o.mcp.defaultVisited} | ${o.wholeRead.median} | ${o.fullOutline.ms} (${o.fullOutline.pages}) | ${round(o.fullOutline.ms / o.wholeRead.median, 2)} |`;
+    }),
+  ].join('\n');
+}
+
+function loopTable(loops: LoopRow[]): string {
+  return [
+    '| page | Oriel snapshot chars / ms | Oriel click ms | read again, whole: chars / ms | read again, `since`: chars / ms | since / whole chars | Playwright snapshot chars / ms | Playwright click: response chars / ms | Playwright click: the snapshot file it links, chars |',
+    '|---|---|---|---|---|---|---|---|---|',
+    ...loops.map((l) => {
+      const o = l.oriel;
+      const p = l.playwright;
+      return `| ${k(l.target)} | ${o.first.chars} / ${o.first.median} | ${o.click.median} | ${o.again.chars} / ${o.again.median} | ${o.since.chars} / ${o.since.median} | ${round((100 * o.since.chars) / o.again.chars, 1)} % | ${p.first.chars} / ${p.first.median} | ${p.click.chars} / ${p.click.median} | ${p.linked} |`;
+    }),
+  ].join('\n');
+}
+
+function breakdownTable(p: PageRow): string {
+  const b = p.oriel.breakdown!;
+  const o = p.oriel;
+  return [
+    `In-page profile of whole readings of the ${k(p.target)} page (the content script's work: walk and lines; ${o.inPage.total.median} ms a reading), self time by part:`,
+    '',
+    '| part | share of in-page time |',
+    '|---|---|',
+    ...Object.entries(b).map(([part, pct]) => `| ${part} | ${pct} % |`),
+    '',
+    `End to end, the whole snapshot (max_chars 200000, ${p.oriel.mcp.unbudgeted.chars} characters) took ${o.mcp.unbudgeted.median} ms through MCP (medians): ` +
+      `${o.timing.content} ms in the content script (walk and lines, its own count), ${round(o.timing.browser - o.timing.content, 1)} ms more in the browser ` +
+      `(lines from the content script to the background, the page cut there), and ${round(o.mcp.unbudgeted.median - o.timing.browser, 1)} ms from the browser to the client ` +
+      `(native messaging, the native host, the hub, \`oriel mcp\`, the MCP client parsing the result, which carries the text twice: structured and as content).`,
+  ].join('\n');
 }
 
 function flatTable(rows: FlatRow[]): string {
@@ -163,6 +241,11 @@ export function markdown(r: Results): string {
     ...r.pages.map((p) => `| ${k(p.target)} | ${p.oriel.afterStyleChange.floor.median} | ${p.oriel.afterStyleChange.walk.median} | ${round(p.oriel.afterStyleChange.walk.median / p.oriel.afterStyleChange.floor.median, 2)} |`),
     '',
   );
+  parts.push('### Budgeted snapshots and the cursor', '', budgetTable(r.pages), '');
+  if (r.loops?.length) parts.push('### The agent loop: snapshot → click one checkbox → read again', '', loopTable(r.loops), '');
+  if (r.rows) parts.push('### extract_rows', '', `The 3,000-row table (test/fixtures/snapshot/big-table.html), one call with max_rows 5000 and link_urls: ${r.rows.ms.median} ms median (min ${r.rows.ms.min}, max ${r.rows.ms.max}, ${r.rows.ms.n} calls), ${r.rows.rows} rows, columns ${r.rows.columns.join(', ')}.`, '');
+  const profiled = r.pages.find((p) => p.oriel.breakdown);
+  if (profiled) parts.push(`### Where the time goes (${k(profiled.target)} page)`, '', breakdownTable(profiled), '');
   if (r.flat?.length) parts.push('### Flat pages: first and later snapshots', '', flatTable(r.flat), '');
   if (r.latency) parts.push('### Actions through MCP stdio', '', latencyTable(r.latency), '');
   parts.push('### Targets', '', '| target | measured | status |', '|---|---|---|', ...r.targets.map((t) => `| ${t.what} | ${t.measured} | ${mark(t.met)} |`), '');

@@ -9,10 +9,23 @@ import type { Client } from '@modelcontextprotocol/client';
 import { ROOT, serveFixtures, type Rig } from '../test/e2e/harness.js';
 import { bundleInPage } from './bundle.js';
 import { CHROMIUM, killStragglers, startPlaywrightMcp, type PlaywrightMcp } from './mcp.js';
-import { measureOrielFlatPage, measureOrielLatency, measureOrielPage, openShared, startOriel, type OrielFlatResult, type OrielPageResult, type Plan } from './oriel.js';
+import {
+  measureOrielFlatPage,
+  measureOrielLatency,
+  measureOrielLoop,
+  measureOrielPage,
+  measureOrielRows,
+  openShared,
+  startOriel,
+  type LoopResult,
+  type OrielFlatResult,
+  type OrielPageResult,
+  type Plan,
+  type RowsResult,
+} from './oriel.js';
 import { generateFlatPage, generatePage, type GeneratedPage } from './pages.js';
-import { measurePlaywrightLatency, measurePlaywrightPage, type PlaywrightPageResult } from './playwright.js';
-import { markdown, ratios, targets, writeResults, type FlatRow, type PageRow, type Results } from './report.js';
+import { measurePlaywrightLatency, measurePlaywrightLoop, measurePlaywrightPage, type PlaywrightLoopResult, type PlaywrightPageResult } from './playwright.js';
+import { markdown, ratios, targets, writeResults, type FlatRow, type LoopRow, type PageRow, type Results } from './report.js';
 import { round } from './stats.js';
 import { loadMarkdown, runLoad, type LoadPlan } from './load.js';
 
@@ -28,10 +41,13 @@ const FLAT_ROWS = QUICK ? [1_000, 10_000] : [1_000, 5_000, 10_000, 25_000];
 const PLAN: Plan = QUICK
   ? { warmup: 1, runs: 3, runsLarge: 2, actionCalls: 40, actionWarmup: 5 }
   : { warmup: 2, runs: 7, runsLarge: 5, actionCalls: 200, actionWarmup: 10 };
+/** Pages of the agent-loop table, and loops per tool and page. */
+const LOOP_SIZES = [1_000, 10_000];
+const LOOP_RUNS = QUICK ? 2 : 5;
 /** Playwright MCP's click waits for the page to settle (about 0.6 s a call), so it gets fewer calls. */
 const PW_CALLS = QUICK ? { clickCalls: 10, typeCalls: 20 } : { clickCalls: 50, typeCalls: 200 };
 /** The whole run is abandoned (and cleaned up) after this long. */
-const DEADLINE_MS = (QUICK ? 8 : PART === 'load' ? 20 : 34) * 60_000;
+const DEADLINE_MS = (QUICK ? 10 : PART === 'load' ? 20 : 45) * 60_000;
 
 const log = (s: string) => process.stderr.write(`[bench ${((performance.now() - started) / 1000).toFixed(0)}s] ${s}\n`);
 const started = performance.now();
@@ -130,7 +146,12 @@ async function main(): Promise<void> {
   const pages = new Map<number, GeneratedPage>(SIZES.map((n) => [n, generatePage(n)]));
   const flatPages = new Map<number, GeneratedPage>(FLAT_ROWS.map((n) => [n, generateFlatPage(n)]));
   const serve = (g: GeneratedPage) => (_q: unknown, res: import('node:http').ServerResponse) => void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(g.html);
-  const routes = Object.fromEntries([...[...pages].map(([n, g]) => [`/bench-${n}.html`, serve(g)]), ...[...flatPages].map(([n, g]) => [`/flat-${n}.html`, serve(g)])]);
+  const bigTable = readFileSync(path.join(ROOT, 'test/fixtures/snapshot/big-table.html'), 'utf8');
+  const routes = Object.fromEntries([
+    ...[...pages].map(([n, g]) => [`/bench-${n}.html`, serve(g)]),
+    ...[...flatPages].map(([n, g]) => [`/flat-${n}.html`, serve(g)]),
+    ['/big-table.html', (_q: unknown, res: import('node:http').ServerResponse) => void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(bigTable)],
+  ]);
   const server = await serveFixtures(path.join(ROOT, 'bench'), routes);
   const url = (n: number) => `${server.origin}/bench-${n}.html`;
   const flatUrl = (n: number) => `${server.origin}/flat-${n}.html`;
@@ -159,6 +180,7 @@ async function main(): Promise<void> {
     log('starting Chromium with Oriel');
     oriel = await startOriel();
     const orielPages = new Map<number, OrielPageResult>();
+    const orielLoops = new Map<number, LoopResult>();
     let orielLatency: Awaited<ReturnType<typeof measureOrielLatency>> | undefined;
     for (const n of SIZES) {
       const { page, session } = await openShared(oriel.rig, oriel.client, url(n));
@@ -168,6 +190,17 @@ async function main(): Promise<void> {
         log('Oriel actions on the 1k page');
         orielLatency = await measureOrielLatency(oriel.client, session, pages.get(n)!, PLAN);
       }
+      if (LOOP_SIZES.includes(n)) {
+        log(`Oriel agent loop on the ${n / 1000}k page`);
+        orielLoops.set(n, await measureOrielLoop(oriel.client, session, pages.get(n)!, LOOP_RUNS));
+      }
+      await page.close();
+    }
+    let rows: RowsResult | undefined;
+    {
+      const { page, session } = await openShared(oriel.rig, oriel.client, `${server.origin}/big-table.html`);
+      log('Oriel extract_rows on a 3,000-row table');
+      rows = await measureOrielRows(oriel.client, session, PLAN.runs);
       await page.close();
     }
     const orielFlat = new Map<number, OrielFlatResult>();
@@ -183,12 +216,17 @@ async function main(): Promise<void> {
     // A fresh Playwright MCP (and browser) per page: its refs gain a frame prefix after a navigation (e31 → f1e31),
     // so each page is measured as its first load, the way Playwright MCP is cheapest.
     const pwPages = new Map<number, PlaywrightPageResult>();
+    const pwLoops = new Map<number, PlaywrightLoopResult>();
     let pwVersion = '';
     for (const n of SIZES) {
       log(`Playwright MCP, ${n} elements`);
       pw = await startPlaywrightMcp();
       pwVersion = pw.version;
       pwPages.set(n, await measurePlaywrightPage(pw.client, url(n), pages.get(n)!, PLAN));
+      if (LOOP_SIZES.includes(n)) {
+        log(`Playwright MCP agent loop on the ${n / 1000}k page`);
+        pwLoops.set(n, await measurePlaywrightLoop(pw.client, url(n), pages.get(n)!, LOOP_RUNS, pw.dir));
+      }
       await pw.close();
       pw = undefined;
     }
@@ -198,13 +236,14 @@ async function main(): Promise<void> {
     await pw.close();
     pw = undefined;
 
-    const rows: PageRow[] = SIZES.map((n) => {
+    const pagesRows: PageRow[] = SIZES.map((n) => {
       const g = pages.get(n)!;
       const o = orielPages.get(n)!;
       const p = pwPages.get(n)!;
       return { target: n, elements: o.floor.elements, interactive: g.interactive.length, hiddenInteractive: g.hiddenInteractive, oriel: o, playwright: p, ratios: ratios(o, p, g.interactive.length) };
     });
     const flat: FlatRow[] = FLAT_ROWS.map((n) => ({ rows: n, elements: flatPages.get(n)!.elements, oriel: orielFlat.get(n)! }));
+    const loops: LoopRow[] = LOOP_SIZES.filter((n) => orielLoops.has(n) && pwLoops.has(n)).map((n) => ({ target: n, oriel: orielLoops.get(n)!, playwright: pwLoops.get(n)! }));
     const latency = orielLatency && {
       page: 1_000,
       oriel: orielLatency,
@@ -218,10 +257,12 @@ async function main(): Promise<void> {
       machine: machine(),
       versions: { ...facts, 'playwright mcp': `@playwright/mcp ${pwVersion.replace(/^Version /, '')}` },
       plan: { ...PLAN, playwrightClickCalls: PW_CALLS.clickCalls, playwrightTypeCalls: PW_CALLS.typeCalls },
-      pages: rows,
+      pages: pagesRows,
       flat,
+      loops,
+      ...(rows ? { rows } : {}),
       ...(latency ? { latency } : {}),
-      targets: targets(rows, latency, flat),
+      targets: targets(pagesRows, latency, flat, loops, rows),
       loadAtEnd: os.loadavg().map((l) => l.toFixed(2)).join(' '),
       durationSeconds: Math.round((performance.now() - started) / 1000),
     };

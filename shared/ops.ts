@@ -26,6 +26,11 @@ export const SnapshotArgs = z.object({
   interactive_only: z.boolean().optional().describe('Keep only elements an agent can act on. Default false.'),
   max_chars: z.number().int().min(500).max(200_000).optional().describe('Character budget for the outline. Default 24000, hard cap 200000.'),
   cursor: z.string().max(100).optional().describe('The cursor a previous truncated snapshot returned, to continue where it stopped.'),
+  since: z
+    .string()
+    .regex(/^s[a-z0-9]{4,12}$/, 'not a snapshot id (snapshot ids look like "s4k9x2ab"; take them from a snapshot\'s header line)')
+    .optional()
+    .describe('The id of a snapshot you already have (snapshot=… in its first line): return only what changed since, as a diff keyed by handles. A new page, or a change too large for a diff, gives the whole outline instead.'),
 });
 export type SnapshotArgs = z.infer<typeof SnapshotArgs>;
 
@@ -35,16 +40,33 @@ export const CoverageSchema = z.object({
   shown: z.number().int(),
   omitted: z.number().int(),
   truncated: z.boolean(),
+  /** Whether the whole page (every frame) has been read; when not, `omitted` counts only what is known to follow. */
+  read_all: z.boolean(),
 });
 export type Coverage = z.infer<typeof CoverageSchema>;
 
+/** How a `since` snapshot answered: a diff, or the whole outline (and why). */
+export const SnapshotChangesSchema = z.object({
+  since: z.string(),
+  shown_as: z.enum(['diff', 'outline']),
+  changed: z.number().int(),
+  added: z.number().int(),
+  removed: z.number().int(),
+  reason: z.string().optional(),
+});
+
 export const SnapshotResult = z.object({
+  /** This snapshot's id, for a later `since`. */
+  snapshot: z.string(),
   document: z.string(),
   url: z.string(),
   title: z.string(),
   text: z.string(),
   coverage: CoverageSchema,
   cursor: z.string().optional(),
+  changes: SnapshotChangesSchema.optional(),
+  /** Where this call's time went, in ms: in the frames' content scripts, and in the browser altogether (benchmarks). */
+  timing: z.object({ content_ms: z.number(), browser_ms: z.number() }).optional(),
 });
 export type SnapshotResult = z.infer<typeof SnapshotResult>;
 
@@ -158,17 +180,27 @@ export const ExtractRowsArgs = z.object({
     .record(z.string().max(100), z.string().max(500))
     .optional()
     .describe('Column name → CSS selector relative to the row; add "@attr" to read an attribute (e.g. {"title":"h3","url":"a@href"}); "" is the row itself.'),
-  max_rows: z.number().int().min(1).max(1000).optional().describe('Rows per call. Default 100.'),
+  max_rows: z.number().int().min(1).max(5000).optional().describe('Rows per call. Default 100, at most 5000.'),
   cursor: z.string().max(100).optional().describe('The next_cursor a previous call returned, to continue.'),
+  link_urls: z.boolean().optional().describe('For a table handle without columns: each column whose cells hold links gets a column "<name> url" with the link\'s absolute URL. Default false.'),
 });
 export type ExtractRowsArgs = z.infer<typeof ExtractRowsArgs>;
 
 export const ExtractRowsResult = z.object({
   columns: z.array(z.string()),
   rows: z.array(z.record(z.string(), z.string().nullable())),
+  /** Rows present in the page (all pages of this call's cursor together). */
   total: z.number().int(),
   next_cursor: z.string().optional(),
   truncated: z.boolean(),
+  /** False when the rows present are only a window of a longer list or grid (`set_size`, `window`): scroll for more. */
+  complete: z.boolean(),
+  /** The size of the whole list or grid the page says the rows belong to (-1: unknown, but larger). */
+  set_size: z.number().int().optional(),
+  /** Positions (1-based) of the first and last rows present within the whole list. */
+  window: z.object({ first: z.number().int(), last: z.number().int() }).optional(),
+  /** Rows (indexes into `rows`) whose cells in `columns` were filled by a cell spanning from another row or column. */
+  spanned: z.array(z.object({ row: z.number().int(), columns: z.array(z.string()) })).optional(),
 });
 export type ExtractRowsResult = z.infer<typeof ExtractRowsResult>;
 
@@ -306,8 +338,16 @@ export const RedactionBoxesResult = z.object({
 });
 export type RedactionBoxesResult = z.infer<typeof RedactionBoxesResult>;
 
-/** `snapshot.walk`: this frame's tree under the walk flags (extension/background/snapshot.ts stitches frames). */
-export const SnapshotWalkArgs = z.object({ flags: z.record(z.string(), z.unknown()), expect: z.array(z.string().max(64)).max(1000).optional() });
+/**
+ * `snapshot.lines`: the next outline lines of this frame, `want` characters or more (extension/background/snapshot.ts
+ * stitches frames): a new reading under `flags`, or more of the reading the frame named before.
+ */
+export const SnapshotLinesArgs = z.object({
+  flags: z.record(z.string(), z.unknown()).optional(),
+  reading: z.string().max(32).optional(),
+  want: z.number().int().min(1).max(100_000_000),
+  expect: z.array(z.string().max(64)).max(1000).optional(),
+});
 /** `snapshot.hello`: post a token to the parent window so the parent can tell which iframe shows this frame. */
 export const SnapshotHelloArgs = z.object({ token: z.string().max(64) });
 /** `snapshot.resolve`: what a handle names in this document now (diagnostics and tests). */
@@ -354,7 +394,7 @@ export const OPS = {
   lifeline: { args: LifelineArgs, result: z.null(), capability: 'none', site: 'content', public: false },
   element_rect: { args: ElementRectArgs, result: ElementRectResult, capability: 'read', site: 'content', public: false },
   redaction_boxes: { args: RedactionBoxesArgs, result: RedactionBoxesResult, capability: 'read', site: 'content', public: false },
-  'snapshot.walk': { args: SnapshotWalkArgs, result: z.unknown(), capability: 'read', site: 'content', public: false },
+  'snapshot.lines': { args: SnapshotLinesArgs, result: z.unknown(), capability: 'read', site: 'content', public: false },
   'snapshot.hello': { args: SnapshotHelloArgs, result: z.object({ sent: z.boolean() }), capability: 'none', site: 'content', public: false },
   'snapshot.resolve': { args: SnapshotResolveArgs, result: z.object({ status: z.string(), tag: z.string().optional() }), capability: 'none', site: 'content', public: false },
 } as const satisfies Record<string, OpSpec>;

@@ -45,3 +45,17 @@ export const WEBMCP_RESULT = 'oriel-webmcp-result';
  * this event, which tells the content script (dispatchEvent returns false) that the page side is there.
  */
 export const BRIDGE_DELIVER = 'oriel-bridge-deliver';
+
+/**
+ * Content → MAIN, dispatched on a custom element itself (not bubbling): "what did you set through ElementInternals?".
+ * The MAIN side answers synchronously, on the same element, with {@link INTERNALS_REPLY}.
+ */
+export const INTERNALS_QUERY = 'oriel-internals-query';
+/** MAIN → content, on the element: `detail` = JSON `{ role?, ariaLabel?, ariaChecked?, … }` (strings of at most 300 characters). */
+export const INTERNALS_REPLY = 'oriel-internals-reply';
+/** The ARIA properties of ElementInternals that are read (https://w3c.github.io/aria/#ARIAMixin). */
+export const INTERNALS_FIELDS = [
+  'role', 'ariaLabel', 'ariaChecked', 'ariaDisabled', 'ariaSelected', 'ariaExpanded', 'ariaPressed', 'ariaLevel',
+  'ariaRequired', 'ariaInvalid', 'ariaReadOnly', 'ariaCurrent', 'ariaHidden', 'ariaValueNow', 'ariaValueText',
+  'ariaDescription', 'ariaPlaceholder', 'ariaModal', 'ariaMultiSelectable',
+] as const;

@@ -19,6 +19,7 @@ import { onAudited, readAudit } from './audit.js';
 import { showWaiting } from './badge.js';
 import { notifyPrompts, showPrompts } from './notify.js';
 import { PopupRequestSchema, type Changed, type PopupRequest, type PopupState } from '../popup-messages.js';
+import { forgetSnapshots } from './snapshot.js';
 import { acceptLifelines, requestLifeline } from './lifeline.js';
 
 acceptLifelines();
@@ -27,6 +28,7 @@ chrome.tabs.onRemoved.addListener((tab) => {
   forgetTab(tab);
   forgetPushes(tab);
   forgetSecretParams(tab);
+  forgetSnapshots(tab);
   void isShared(tab).then((shared) => (shared ? setShared(tab, false) : undefined));
 });
 

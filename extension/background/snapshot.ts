@@ -1,36 +1,80 @@
-// The snapshot operation in the background: asks every frame of the tab for its tree, stitches child frames in place
-// under their iframe nodes, applies filters, marks what a modal makes inert, and cuts one page within the budget.
-// Counterparts: extension/content/snapshot/index.ts (the walker), shared/snapshot (renderer, pagination).
+// The snapshot operation in the background: pages of the outline read frame by frame as far as the budget needs
+// (./snapshot-reading.ts), cursors that continue the same reading, and `since`: what changed since a snapshot the agent
+// has, as a diff keyed by handles. Counterparts: extension/content/snapshot/ (walker, lines), shared/snapshot (model).
 import { errorData, OrielError } from '../../shared/errors.js';
 import type { SnapshotArgs, SnapshotResult } from '../../shared/ops.js';
 import {
   DEFAULT_BUDGET,
   HARD_CAP,
+  PAGE_RESERVE,
+  anchorOf,
+  composePage,
   decodeCursor,
+  diffOutlines,
   encodeCursor,
   filterFingerprint,
-  filterTree,
-  markInert,
-  paginate,
+  filters as hasFilters,
+  headerLine,
+  lineText,
+  removedLine,
   resumeIndex,
-  toLines,
-  type FrameTree,
-  type SnapNode,
+  type FilterSpec,
+  type Line,
   type WalkFlags,
 } from '../../shared/snapshot/index.js';
-import { frameOfDocument, listFrames, sendToFrame } from './frames.js';
-import { readSettings, type Settings } from '../settings.js';
+import { frameOfDocument } from './frames.js';
 import { secretParams } from './secret-params.js';
 import { scrubUrl } from '../../shared/url-redaction.js';
+import { LostPlace, Reading } from './snapshot-reading.js';
+import { readSettings, type Settings } from '../settings.js';
 
-/** A random token for the iframe ↔ frameId handshake (Chromium has no runtime.getFrameId). */
-function frameToken(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(12));
-  return 'ft' + Array.from(bytes, (b) => (b % 36).toString(36)).join('');
+/** Snapshots kept for cursors and `since`: per tab, and in all. */
+const KEEP_PER_TAB = 3;
+const KEEP_IN_ALL = 9;
+/** Most characters of outline kept per snapshot for `since` (beyond it, `since` gives the whole outline). */
+const RECORD_CHARS = 2_000_000;
+/** A diff larger than this share of the whole outline is not worth it: the outline is shown instead. */
+const DIFF_WORTH = 0.5;
+/** Without a deadline from the call (tests), the snapshot gives itself this long, ms. */
+const DEFAULT_DEADLINE_MS = 25_000;
+
+/** A snapshot the agent was given: its reading (for its cursor) and the outline lines it showed (for `since`). */
+interface Kept {
+  id: string;
+  tab: number;
+  /** The top document it was read from. */
+  document: string;
+  filters: string;
+  reading: Reading;
+  /** Query parameters whose values are scrubbed from the URLs shown (secret fields this tab's GET forms submitted). */
+  urlParams: string[];
+  /** The lines shown so far, in order; undefined once they passed RECORD_CHARS. */
+  record: Line[] | undefined;
+  recordChars: number;
+  used: number;
+}
+
+const kept = new Map<string, Kept>();
+
+function snapshotId(): string {
+  return 's' + Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => (b % 36).toString(36)).join('');
+}
+
+function keep(k: Kept): void {
+  kept.set(k.id, k);
+  const mine = [...kept.values()].filter((x) => x.tab === k.tab).sort((a, b) => a.used - b.used);
+  while (mine.length > KEEP_PER_TAB) kept.delete(mine.shift()!.id);
+  const all = [...kept.values()].sort((a, b) => a.used - b.used);
+  while (all.length > KEEP_IN_ALL) kept.delete(all.shift()!.id);
+}
+
+/** Forgets the snapshots of a tab (unshared or closed). */
+export function forgetSnapshots(tab: number): void {
+  for (const [id, k] of kept) if (k.tab === tab) kept.delete(id);
 }
 
 /** The public arguments, mapped once to the walker's flags. Redaction comes only from the user's settings. */
-function walkFlags(settings: Settings, root: string | undefined): WalkFlags {
+function walkFlags(settings: Settings, args: SnapshotArgs, urlParams: string[]): WalkFlags {
   const flags: WalkFlags = {
     redactSelectors: settings.redactSelectors,
     valueLimit: settings.valueLimit,
@@ -39,147 +83,217 @@ function walkFlags(settings: Settings, root: string | undefined): WalkFlags {
     maxNodes: 100_000,
     maxDepth: 40,
   };
-  if (root) flags.root = root;
+  if (args.root) flags.root = args.root;
+  // Link URLs resolve against the page's own URL (`#top`), which a GET form may have filled with secret values.
+  if (urlParams.length) flags.urlParams = urlParams;
+  if (args.roles?.length) flags.lineRoles = true;
+  if (args.query?.trim()) flags.lineSearch = true;
   return flags;
 }
 
-export async function snapshotTab(tab: number, args: SnapshotArgs): Promise<SnapshotResult> {
+function filterSpec(args: SnapshotArgs): FilterSpec | undefined {
+  const spec: FilterSpec = {};
+  if (args.query) spec.query = args.query;
+  if (args.roles) spec.roles = args.roles;
+  if (args.interactive_only) spec.interactiveOnly = true;
+  return hasFilters(spec) ? spec : undefined;
+}
+
+/** The frame whose document issued the root handle (the top frame without one). */
+async function startFrameOf(tab: number, root: string | undefined): Promise<number> {
+  if (!root) return 0;
+  const f = await frameOfDocument(tab, root.slice(0, root.indexOf('.')));
+  if (f === undefined) {
+    throw new OrielError(errorData('unknown_handle', `Handle ${root} was not issued by any document now shown in this tab (it is from a previous page, another tab, or made up). Take a new snapshot.`));
+  }
+  return f;
+}
+
+/**
+ * The snapshot operation (shared/ops.ts SnapshotArgs → SnapshotResult). `deadline`: the call's absolute deadline, ms
+ * since the epoch; a page that cannot be filled in time is returned shorter, with a cursor for the rest.
+ * @throws OrielError `invalid_argument` for a cursor of other filters or both `cursor` and `since`; `unknown_handle`
+ *   for a root handle no document of the tab issued; the top frame's errors.
+ */
+export async function snapshotTab(tab: number, args: SnapshotArgs, deadline = Date.now() + DEFAULT_DEADLINE_MS): Promise<SnapshotResult> {
+  const t0 = performance.now();
+  const out = await snapshotOf(tab, args, deadline);
+  return { ...out, timing: { ...out.timing!, browser_ms: Math.round((performance.now() - t0) * 10) / 10 } };
+}
+
+async function snapshotOf(tab: number, args: SnapshotArgs, deadline: number): Promise<SnapshotResult> {
   const settings = await readSettings();
   const budget = Math.min(args.max_chars ?? DEFAULT_BUDGET, HARD_CAP);
   const filters = filterFingerprint([args.root ?? null, args.query ?? null, args.roles ?? null, args.interactive_only ?? false]);
-  const cursor = args.cursor === undefined ? undefined : decodeCursor(args.cursor);
-  if (args.cursor !== undefined && (!cursor || cursor.filters !== filters)) {
-    throw new OrielError(errorData('invalid_argument', 'This cursor does not belong to a snapshot with these arguments. Call snapshot again with the same root, query, roles and interactive_only as the snapshot that returned the cursor, or without a cursor.', { next: 'snapshot' }));
+  if (args.cursor !== undefined && args.since !== undefined) {
+    throw new OrielError(errorData('invalid_argument', 'Give either cursor (to continue a snapshot) or since (to see what changed), not both.', { next: 'snapshot' }));
   }
-
-  // Which frame to start in: the top frame, or the frame whose document issued the root handle.
-  const frames = await listFrames(tab);
-  let startFrame = 0;
-  if (args.root) {
-    const ns = args.root.slice(0, args.root.indexOf('.'));
-    const f = await frameOfDocument(tab, ns);
-    if (f === undefined) {
-      throw new OrielError(errorData('unknown_handle', `Handle ${args.root} was not issued by any document now shown in this tab (it is from a previous page, another tab, or made up). Take a new snapshot.`));
-    }
-    startFrame = f;
-  }
-
-  // Handshake: each child frame posts a token to its parent window so the parent can tell which iframe shows it.
-  const tokenOf = new Map<number, string>();
-  const frameOfToken = new Map<string, number>();
-  const childTokens = new Map<number, string[]>();
-  await Promise.all(
-    frames
-      .filter((f) => f.frameId !== 0)
-      .map(async (f) => {
-        const token = frameToken();
-        try {
-          const r = await sendToFrame(tab, f.frameId, 'snapshot.hello', { token });
-          if ((r.value as { sent?: boolean })?.sent) {
-            tokenOf.set(f.frameId, token);
-            frameOfToken.set(token, f.frameId);
-            const list = childTokens.get(f.parentFrameId) ?? [];
-            list.push(token);
-            childTokens.set(f.parentFrameId, list);
-          }
-        } catch {
-          /* a frame without our content script: shown as an empty iframe */
-        }
-      }),
-  );
-
-  // Walk the start frame, then the frames its tree references, level by level.
-  const trees = new Map<number, FrameTree>();
-  const walk = async (frameId: number, root?: string): Promise<void> => {
-    const reply = await sendToFrame(tab, frameId, 'snapshot.walk', { flags: walkFlags(settings, root), expect: childTokens.get(frameId) ?? [] });
-    trees.set(frameId, reply.value as FrameTree);
+  const fresh = async (): Promise<Kept> => {
+    const urlParams = await secretParams(tab);
+    const reading = new Reading(tab, await startFrameOf(tab, args.root), walkFlags(settings, args, urlParams), filterSpec(args));
+    return { id: snapshotId(), tab, document: '', filters, reading, urlParams, record: [], recordChars: 0, used: Date.now() };
   };
-  await walk(startFrame, args.root);
-  let pending = [startFrame];
-  /** iframe placeholders seen: without any, the top tree is used as it is (stitching copies every node). */
-  let placeholders = 0;
-  while (pending.length) {
-    const next: number[] = [];
-    for (const id of pending) {
-      for (const ref of frameRefs(trees.get(id)!.nodes)) {
-        placeholders++;
-        const child = typeof ref === 'number' ? ref : frameOfToken.get(ref);
-        if (child !== undefined && !trees.has(child) && child !== id) next.push(child);
+
+  if (args.cursor !== undefined) {
+    const cursor = decodeCursor(args.cursor);
+    if (!cursor || cursor.filters !== filters) {
+      throw new OrielError(errorData('invalid_argument', 'This cursor does not belong to a snapshot with these arguments. Call snapshot again with the same root, query, roles and interactive_only as the snapshot that returned the cursor, or without a cursor.', { next: 'snapshot' }));
+    }
+    const k = kept.get(cursor.snapshot);
+    if (k && k.tab === tab && k.reading.shown === cursor.start) {
+      try {
+        return await page(k, budget, deadline, []);
+      } catch (err) {
+        if (!(err instanceof LostPlace)) throw err;
       }
     }
-    const unique = [...new Set(next)];
-    await Promise.all(
-      unique.map((id) =>
-        walk(id).catch((err: unknown) => {
-          // Redaction failures fail the whole snapshot; an unreachable frame just stays empty.
-          if (err instanceof OrielError && err.data.code === 'invalid_argument') throw err;
-        }),
-      ),
-    );
-    pending = unique.filter((id) => trees.has(id));
-  }
-
-  // Stitch: replace each iframe's reference by the child frame's nodes.
-  const top = trees.get(startFrame)!;
-  let visited = 0;
-  let dropped = 0;
-  for (const t of trees.values()) {
-    visited += t.visited;
-    dropped += t.dropped;
-  }
-  const seen = new Set<number>([startFrame]);
-  const stitch = (nodes: SnapNode[]): SnapNode[] =>
-    nodes.map((n) => {
-      if (n.frame !== undefined) {
-        const id = typeof n.frame === 'number' ? n.frame : frameOfToken.get(n.frame);
-        const { frame: _f, ...rest } = n;
-        const child = id !== undefined && !seen.has(id) ? trees.get(id) : undefined;
-        if (!child) return { ...rest, states: [...(rest.states ?? []), 'not-loaded'] };
-        seen.add(id!);
-        return { ...rest, children: stitch(child.nodes) };
+    // The reading is gone (or its place in the page is): read afresh and resume after the cursor's anchor.
+    const k2 = await fresh();
+    k2.id = cursor.snapshot;
+    k2.record = undefined;
+    let found = false;
+    for (;;) {
+      await k2.reading.fill(k2.reading.readyChars + 200_000, deadline);
+      const at = resumeIndex(k2.reading.ready, cursor, k2.reading.readAll);
+      if (at !== undefined) {
+        found = cursor.anchor !== undefined && k2.reading.ready.some((l) => l.h === cursor.anchor);
+        k2.reading.skipTo(at);
+        break;
       }
-      return n.children ? { ...n, children: stitch(n.children) } : n;
-    });
-  let nodes = placeholders ? stitch(top.nodes) : top.nodes;
-  // Link URLs resolve against the page's own URL (`#top`), which a GET form may have filled with secret values.
-  const urlParams = await secretParams(tab);
-  if (urlParams.length) scrubLinks(nodes, urlParams);
-  markInert(nodes);
-  const filterSpec: Parameters<typeof filterTree>[1] = {};
-  if (args.query) filterSpec.query = args.query;
-  if (args.roles) filterSpec.roles = args.roles;
-  if (args.interactive_only) filterSpec.interactiveOnly = true;
-  nodes = filterTree(nodes, filterSpec);
+      if (Date.now() > deadline - 1_500) throw new OrielError(errorData('timeout', 'The page changed since the previous page of this snapshot and Oriel could not find its place again in time. Take a new snapshot.', { next: 'snapshot' }));
+    }
+    k2.reading.changed = true;
+    k2.document = k2.reading.top.document;
+    const where = found ? `after @${cursor.anchor}` : `at line ${cursor.start + 1}${cursor.anchor ? ` (@${cursor.anchor} is gone)` : ''}`;
+    return page(k2, budget, deadline, [`note: continued ${where}, read afresh: the page changed where the previous page stopped, or Oriel no longer held that snapshot`], 0);
+  }
 
-  const lines = toLines(nodes);
-  const start = cursor ? resumeIndex(lines, cursor) : 0;
-  const main = trees.get(0) ?? top;
-  const url = urlParams.length ? scrubUrl(main.url, urlParams) : main.url;
-  const meta = { title: main.title, url, document: main.document, visited, dropped };
-  const page = paginate(lines, start, budget, meta, filters);
+  const k = await fresh();
+  if (args.since === undefined) return page(k, budget, deadline, []);
+  return since(k, args.since, budget, deadline);
+}
+
+/** Shows the next page of `k`'s outline: header, notes, as many lines as fit, coverage, and a cursor for the rest. */
+async function page(k: Kept, budget: number, deadline: number, notes: string[], contentBefore = k.reading.contentMs): Promise<SnapshotResult> {
+  const r = k.reading;
+  k.used = Date.now();
+  // At least one line: a page always shows one, cut if it must be.
+  await r.fill(Math.max(1, budget - 300 - PAGE_RESERVE), deadline);
+  if (!k.document) k.document = r.top.document;
+  if (r.lateModal) notes = [...notes, 'note: a modal dialog was found after the first lines were read; controls outside it shown before are not marked inert'];
+  const p = composePage({
+    meta: { ...shownTop(k), snapshot: k.id },
+    notes,
+    ready: r.ready,
+    first: r.shown,
+    budget,
+    visited: r.visited,
+    readAll: r.readAll,
+    dropped: r.dropped,
+    changed: r.changed && r.shown > 0,
+    filters: k.filters,
+  });
+  r.take(p.taken);
+  record(k, p.lines);
+  keep(k);
   const result: SnapshotResult = {
-    document: main.document,
-    url,
-    title: main.title,
-    text: page.text,
-    coverage: { visited, shown: page.shown, omitted: lines.length - page.shown + dropped, truncated: page.cursor !== undefined || dropped > 0 },
+    snapshot: k.id,
+    document: r.top.document,
+    url: shownTop(k).url,
+    title: r.top.title,
+    text: p.text,
+    coverage: { visited: r.visited, shown: p.lines.length, omitted: p.coverage.omitted, truncated: p.cursor !== undefined || r.dropped > 0, read_all: r.readAll },
+    timing: { content_ms: contentMs(r, contentBefore), browser_ms: 0 },
   };
-  if (page.cursor) result.cursor = encodeCursor(page.cursor);
+  if (p.cursor) result.cursor = encodeCursor(p.cursor);
   return result;
 }
 
-/** Removes the values of secret query parameters from every link URL in the tree. */
-function scrubLinks(nodes: SnapNode[], names: readonly string[]): void {
-  for (const n of nodes) {
-    if (n.url !== undefined) n.url = scrubUrl(n.url, names);
-    if (n.children) scrubLinks(n.children, names);
-  }
+/** The top frame's document, title and URL as shown: without the values of secret query parameters. */
+function shownTop(k: Kept): { document: string; url: string; title: string } {
+  const top = k.reading.top;
+  return k.urlParams.length ? { ...top, url: scrubUrl(top.url, k.urlParams) } : top;
 }
 
-function frameRefs(nodes: SnapNode[], out: Array<number | string> = []): Array<number | string> {
-  for (const n of nodes) {
-    if (n.frame !== undefined) out.push(n.frame);
-    if (n.children) frameRefs(n.children, out);
+function contentMs(r: Reading, before: number): number {
+  return Math.round((r.contentMs - before) * 10) / 10;
+}
+
+/** Adds shown lines to what `since` compares against (while it stays within RECORD_CHARS). */
+function record(k: Kept, lines: readonly Line[]): void {
+  if (!k.record) return;
+  for (const l of lines) {
+    k.recordChars += l.d + l.t.length + 1;
+    k.record.push(l);
   }
+  if (k.recordChars > RECORD_CHARS) k.record = undefined;
+}
+
+/**
+ * `since`: reads the whole outline again and shows what changed since snapshot `sinceId` as hunks of new lines keyed by
+ * handles and a list of removed handles; the whole outline (paged) when there is no such snapshot of this document
+ * with these filters, or when the diff would not be much shorter than the outline.
+ */
+async function since(k: Kept, sinceId: string, budget: number, deadline: number): Promise<SnapshotResult> {
+  const before = kept.get(sinceId);
+  const r = k.reading;
+  await r.fill(Number.MAX_SAFE_INTEGER, deadline);
+  k.document = r.top.document;
+  let reason: string | undefined;
+  if (!before || before.tab !== k.tab) reason = `snapshot ${sinceId} is not held (Oriel keeps the last ${KEEP_PER_TAB} of each tab)`;
+  else if (before.document !== k.document) reason = 'a new document is shown';
+  else if (before.filters !== k.filters) reason = `snapshot ${sinceId} was taken with other root, query, roles or interactive_only`;
+  else if (!before.record) reason = `snapshot ${sinceId} was too large to keep`;
+  else if (!r.readAll) reason = 'the page could not be read to the end in time';
+  const changes = { since: sinceId, changed: 0, added: 0, removed: 0 };
+  if (reason === undefined) {
+    const all = r.ready;
+    const beforeComplete = before!.reading.readAll && before!.reading.ready.length === 0 && before!.record!.length === before!.reading.shown;
+    const d = diffOutlines(before!.record!, all, beforeComplete);
+    const total = r.readyChars;
+    const room = budget - headerLine({ ...shownTop(k), snapshot: k.id }, budget).length - PAGE_RESERVE - 200;
+    if (d.chars > room || (d.chars > DIFF_WORTH * total && total > 2_000)) reason = `the change is too large for a diff (${d.chars} characters of ${total})`;
+    else {
+      const summary = d.changed + d.added + d.removed.length === 0 ? 'none' : `${d.changed} changed, ${d.added} added, ${d.removed.length} removed`;
+      const body = [`changes since ${sinceId}: ${summary}`];
+      for (const h of d.hunks) body.push(h.where, ...h.lines.map(lineText));
+      if (d.removed.length) body.push(removedLine(d.removed));
+      // What the agent now knows: the new outline as far as the comparison went.
+      const known = r.take(d.compared);
+      k.record = [];
+      k.recordChars = 0;
+      record(k, known);
+      const more = r.ready.length > 0;
+      let cov = `coverage: ${r.visited} visited, diff of ${d.compared} lines`;
+      if (more) {
+        const a = anchorOf(known);
+        const cursor = encodeCursor({ snapshot: k.id, start: r.shown, after: a.after, filters: k.filters, ...(a.anchor ? { anchor: a.anchor } : {}) });
+        cov += ` (what ${sinceId} covered) of ${r.shown + r.ready.length}, truncated; continue with cursor="${cursor}"`;
+        keep(k);
+        return result(k, [headerLine({ ...shownTop(k), snapshot: k.id }, budget), ...body, cov].join('\n'), { ...changes, changed: d.changed, added: d.added, removed: d.removed.length }, 'diff', cursor);
+      }
+      cov += ', complete';
+      keep(k);
+      return result(k, [headerLine({ ...shownTop(k), snapshot: k.id }, budget), ...body, cov].join('\n'), { ...changes, changed: d.changed, added: d.added, removed: d.removed.length }, 'diff');
+    }
+  }
+  const out = await page(k, budget, deadline, [`changes since ${sinceId}: the whole outline follows (${reason})`], 0);
+  out.changes = { ...changes, shown_as: 'outline', reason };
+  return out;
+}
+
+function result(k: Kept, text: string, changes: { since: string; changed: number; added: number; removed: number }, shownAs: 'diff', cursor?: string): SnapshotResult {
+  const r = k.reading;
+  const out: SnapshotResult = {
+    snapshot: k.id,
+    document: r.top.document,
+    url: shownTop(k).url,
+    title: r.top.title,
+    text,
+    coverage: { visited: r.visited, shown: 0, omitted: r.ready.length + r.dropped, truncated: cursor !== undefined, read_all: r.readAll },
+    changes: { ...changes, shown_as: shownAs },
+    timing: { content_ms: contentMs(r, 0), browser_ms: 0 },
+  };
+  if (cursor) out.cursor = cursor;
   return out;
 }

@@ -4,8 +4,10 @@
 // shared/page-channel.ts and treats all it hears as page content.
 import { installBridge } from './bridge.js';
 import { installDialogs } from './dialogs.js';
+import { installInternals } from './internals.js';
 import { installModelContext } from './webmcp.js';
 
 installDialogs();
 installBridge();
 installModelContext();
+installInternals();

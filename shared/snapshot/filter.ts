@@ -1,5 +1,7 @@
-// Tree passes after stitching: filters (query, roles, interactive_only) and marking what an open modal makes inert.
-import type { SnapNode } from './node.js';
+// The snapshot filters (query, roles, interactive_only) over a stream of outline lines: a line is kept when its
+// element matches, with the lines of its ancestors as context. Runs in the background on the lines of every frame as
+// they arrive (extension/background/snapshot.ts), so a filtered snapshot is paged and resumed like any other.
+import type { Line } from './render.js';
 
 export interface FilterSpec {
   query?: string;
@@ -7,47 +9,53 @@ export interface FilterSpec {
   interactiveOnly?: boolean;
 }
 
-/** Keeps nodes that match every given filter, with their ancestors (as context) — and nothing else. */
-export function filterTree(nodes: SnapNode[], spec: FilterSpec): SnapNode[] {
-  const query = spec.query?.trim().toLowerCase();
-  const roles = spec.roles?.length ? new Set(spec.roles.map((r) => r.toLowerCase())) : undefined;
-  if (!query && !roles && !spec.interactiveOnly) return nodes;
-  const matches = (n: SnapNode): boolean =>
-    (!roles || roles.has(n.role)) &&
-    (!spec.interactiveOnly || n.act === 1) &&
-    (!query || [n.name, n.value, n.url].some((t) => t !== undefined && t.toLowerCase().includes(query)));
-  const visit = (list: SnapNode[]): SnapNode[] => {
-    const out: SnapNode[] = [];
-    for (const n of list) {
-      const kids = n.children ? visit(n.children) : [];
-      if (matches(n)) out.push({ ...n, children: kids.length ? kids : (query && !roles && !spec.interactiveOnly ? n.children : undefined) });
-      else if (kids.length) out.push({ ...n, children: kids });
-    }
-    return out;
-  };
-  return visit(nodes);
+/** Whether `spec` filters anything. */
+export function filters(spec: FilterSpec): boolean {
+  return Boolean(spec.query?.trim() || spec.roles?.length || spec.interactiveOnly);
 }
 
 /**
- * While a modal is open (`<dialog>` shown with showModal(), or `aria-modal="true"`), everything outside it cannot be
- * reached by a person: such interactive nodes get the `inert` state (https://html.spec.whatwg.org/multipage/interaction.html#modal-dialogs-and-inert-subtrees).
+ * Keeps the lines whose element matches every given filter, each with its ancestor lines (written once, just before
+ * the first kept line under them). A line matching a `query` given alone also keeps everything under it. Lines must
+ * carry `r` for `roles` and `q` for `query` (lineFields of the walk).
  */
-export function markInert(nodes: SnapNode[]): void {
-  const hasModal = (list: SnapNode[]): boolean => list.some((n) => n.states?.includes('modal') || (n.children && hasModal(n.children)));
-  if (!hasModal(nodes)) return;
-  const visit = (list: SnapNode[]) => {
-    for (const n of list) {
-      if (n.states?.includes('modal')) continue;
-      if (n.act && !n.states?.includes('inert')) n.states = [...(n.states ?? []), 'inert'];
-      if (n.children) visit(n.children);
-    }
-  };
-  visit(nodes);
-}
+export class LineFilter {
+  private readonly query: string | undefined;
+  private readonly roles: Set<string> | undefined;
+  private readonly interactiveOnly: boolean;
+  /** Lines that are ancestors of what comes next and not yet written (no match under them so far). */
+  private readonly pending: Line[] = [];
+  /** Depth of a `query` match whose whole subtree is kept, or -1. */
+  private openMatch = -1;
 
-/** Counts nodes of a tree (every line-producing node, including text). */
-export function countNodes(nodes: SnapNode[]): number {
-  let c = 0;
-  for (const n of nodes) c += 1 + (n.children ? countNodes(n.children) : 0);
-  return c;
+  constructor(spec: FilterSpec) {
+    this.query = spec.query?.trim().toLowerCase() || undefined;
+    this.roles = spec.roles?.length ? new Set(spec.roles.map((r) => r.toLowerCase())) : undefined;
+    this.interactiveOnly = spec.interactiveOnly === true;
+  }
+
+  /** Feeds the next line in document order; appends what is kept (ancestors first) to `out`. */
+  push(line: Line, out: Line[]): void {
+    while (this.pending.length && this.pending[this.pending.length - 1]!.d >= line.d) this.pending.pop();
+    if (this.openMatch >= 0 && line.d <= this.openMatch) this.openMatch = -1;
+    if (this.openMatch >= 0) {
+      out.push(line);
+      return;
+    }
+    if (this.matches(line)) {
+      for (const p of this.pending) out.push(p);
+      this.pending.length = 0;
+      out.push(line);
+      if (this.query && !this.roles && !this.interactiveOnly) this.openMatch = line.d;
+    } else {
+      this.pending.push(line);
+    }
+  }
+
+  private matches(line: Line): boolean {
+    if (this.roles && !this.roles.has(line.r ?? '')) return false;
+    if (this.interactiveOnly && !line.a) return false;
+    if (this.query && !(line.q ?? '').includes(this.query)) return false;
+    return true;
+  }
 }

@@ -1,10 +1,10 @@
-// Snapshot tree types: what the content script's walker produces and shared/snapshot/render.ts turns into text.
-// Counterparts: extension/content/snapshot/walk.ts (producer), extension/background/snapshot.ts (stitcher).
+// Snapshot tree types: what the content script's walker builds and shared/snapshot/render.ts turns into lines.
+// Counterparts: extension/content/snapshot/walk.ts (producer), extension/content/snapshot/emit.ts (lines),
+// extension/background/snapshot.ts (stitches frames, filters, pages).
 
 /**
- * One node of the outline. Kept small and JSON-serialisable: it crosses content → background messaging.
- * `role: "text"` is a run of visible text (its text in `name`); `role: "iframe"` with `frame` is a placeholder the
- * background replaces with the child frame's nodes.
+ * One node of the outline. `role: "text"` is a run of visible text (its text in `name`); `role: "iframe"` with
+ * `frame` is a placeholder for a child frame, whose lines the background puts under the iframe's line.
  */
 export interface SnapNode {
   role: string;
@@ -12,9 +12,11 @@ export interface SnapNode {
   name?: string;
   /** Current value of a form control, already capped and redacted. */
   value?: string;
+  /** Accessible description (https://www.w3.org/TR/accname-1.2/#mapping_additional_nd_description), capped. */
+  description?: string;
   /** Link target: same-origin links as path, others absolute. */
   url?: string;
-  /** States and properties shown in brackets: `checked`, `disabled`, `level=2`, `covered`, `partial 20/1000` … */
+  /** States and properties shown in brackets: `checked`, `disabled`, `level=2`, `covered`, `partial=20/1000` … */
   states?: string[];
   /** Element handle for an element an agent can act on or read. */
   handle?: string;
@@ -25,7 +27,7 @@ export interface SnapNode {
   act?: 1;
 }
 
-/** What a frame's content script answers to the walk operation. */
+/** A whole walk of one frame at once (benchmarks and tests; snapshots read frames line by line). */
 export interface FrameTree {
   document: string;
   url: string;
@@ -39,7 +41,7 @@ export interface FrameTree {
   ms?: number;
 }
 
-/** Internal flags the walker reads; built from public args and the user's settings in one place (flags.ts). */
+/** Internal flags the walker reads; built from public args and the user's settings in one place (background). */
 export interface WalkFlags {
   /** CSS selectors whose subtrees are redacted entirely (user setting). */
   redactSelectors: string[];
@@ -54,6 +56,15 @@ export interface WalkFlags {
   maxDepth: number;
   /** Handle of the subtree root to walk, if any. */
   root?: string;
+  /** Query parameters whose values are scrubbed from link URLs (secret fields this tab's GET forms submitted). */
+  urlParams?: string[];
+  /** This whole frame sits outside an open modal of an ancestor frame: every control in it is inert. */
+  inert?: boolean;
+  /** Usability states of the iframe that shows this frame (`clipped`, `offscreen` …), given to every control in it. */
+  inherit?: string[];
+  /** What each line carries for the background's filters: its role, and the text a `query` is matched against. */
+  lineRoles?: boolean;
+  lineSearch?: boolean;
 }
 
 /** Roles whose accessible name comes from their content (https://www.w3.org/TR/wai-aria-1.2/#namefromcontent). */

@@ -192,16 +192,18 @@ describe.each(BROWSERS)('redaction as non-interference in %s', (kind) => {
     return outs;
   }
 
-  /** The outcome without what may differ: document ids, timings, and the `?b` of the page's own URL. */
+  /** The outcome without what may differ: document and snapshot ids, timings, and the `?b` of the page's own URL. */
   function normalise(outs: Array<[string, Full]>): Array<[string, string]> {
     const ids = new Set<string>();
     for (const [, r] of outs) {
       const json = JSON.stringify(r.structured) + r.text;
       for (const m of json.matchAll(/"document":"([a-z0-9]+)"|@([a-z0-9]{8})\.|"handle":"([a-z0-9]{8})\.|doc=([a-z0-9]{8})/g)) ids.add((m[1] ?? m[2] ?? m[3] ?? m[4])!);
+      // Snapshot ids are random per snapshot, as document ids are per document.
+      for (const m of json.matchAll(/snapshot=(s[a-z0-9]{8})|"snapshot":"(s[a-z0-9]{8})"/g)) ids.add((m[1] ?? m[2])!);
     }
     const order: string[] = [];
     return outs.map(([label, r]) => {
-      const { elapsed_ms: _e, ...structured } = r.structured;
+      const { elapsed_ms: _e, timing: _t, ...structured } = r.structured;
       let s = JSON.stringify({ isError: r.isError, structured, text: r.text.replace(/after \d+ ms/, 'after N ms'), image: r.image ?? null });
       for (const id of ids) {
         if (!s.includes(id)) continue;

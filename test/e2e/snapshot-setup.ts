@@ -12,12 +12,14 @@ export const ERAS: Era[] = ['legacy', 'modern'];
 
 /** The snapshot tool's structured result. */
 export interface Snap {
+  snapshot: string;
   document: string;
   url: string;
   title: string;
   text: string;
-  coverage: { visited: number; shown: number; omitted: number; truncated: boolean };
+  coverage: { visited: number; shown: number; omitted: number; truncated: boolean; read_all: boolean };
   cursor?: string;
+  changes?: { since: string; shown_as: 'diff' | 'outline'; changed: number; added: number; removed: number; reason?: string };
 }
 
 export interface SnapSession {

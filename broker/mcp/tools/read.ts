@@ -45,7 +45,7 @@ export const extractRows = defineTool({
   name: 'extract_rows',
   title: 'Read a list or table as records',
   description:
-    'Reads a list or table of the shared tab as records without changing it. Give a table handle (columns come from its headers, rowspan/colspan resolved) or a list handle, or a row CSS selector plus columns mapping names to selectors relative to each row ("a@href" reads an attribute). Returns at most max_rows rows (default 100) and a next_cursor to continue. For one value use extract; to see the page structure use snapshot.',
+    'Reads a list or table of the shared tab as records without changing it. Give a table handle (columns come from its headers, rowspan/colspan resolved and reported in spanned; link_urls adds the URLs of links) or a list handle, or a row CSS selector plus columns mapping names to selectors relative to each row ("a@href" reads an attribute). Returns at most max_rows rows (default 100) and a next_cursor to continue; complete is false when the page shows only a window of a longer list. For one value use extract; to see the page structure use snapshot.',
   input: ExtractRowsArgs,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   capability: 'read',
@@ -53,9 +53,15 @@ export const extractRows = defineTool({
   async handler(args, ctx) {
     if (args.handle === undefined && args.selector === undefined) throw orielError('invalid_argument', 'Give a table or list handle, or a row selector.', { next: 'snapshot' });
     const value = ExtractRowsResult.parse(await ctx.callPage('extract_rows', args));
+    const spans = new Map((value.spanned ?? []).map((s) => [s.row, s.columns]));
     // Cells and column names are page text: quoted, so a cell cannot fake a separator or a row.
-    const lines = value.rows.map((r) => value.columns.map((c) => quote(r[c] ?? '')).join(' | '));
-    const head = `${value.rows.length} of ${value.total} rows; columns: ${value.columns.map((c) => quote(c)).join(' | ')}`;
+    const lines = value.rows.map((r, i) => value.columns.map((c) => quote(r[c] ?? '')).join(' | ') + (spans.has(i) ? `   (${spans.get(i)!.map((c) => quote(c)).join(', ')}: from a spanning cell)` : ''));
+    let head = `${value.rows.length} of ${value.total} rows; columns: ${value.columns.map((c) => quote(c)).join(' | ')}`;
+    if (!value.complete) {
+      const of = value.set_size !== undefined && value.set_size >= 0 ? ` of ${value.set_size}` : '';
+      const at = value.window ? `rows ${value.window.first}-${value.window.last}${of}` : `${value.total} rows${of}`;
+      head += `\nPartial: the page shows only a window (${at}) of a longer list; scroll it and call again for the rest.`;
+    }
     const tail = value.next_cursor ? `\nMore rows: call again with cursor "${value.next_cursor}".` : '';
     return { structured: value, text: `${head}\n${lines.join('\n')}${tail}` };
   },

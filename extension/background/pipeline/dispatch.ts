@@ -18,7 +18,7 @@ export async function dispatch(state: CallState): Promise<unknown> {
   const { op, tab, args } = state;
   const options = { call: state.call.id, redaction: redactionOf(state.settings, await secretParams(tab)), deadline: state.clock.deadline };
   if (OPS[op].site === 'background') {
-    if (op === 'snapshot') return snapshotTab(tab, args as never);
+    if (op === 'snapshot') return snapshotTab(tab, args as never, state.call.deadline);
     const run = backgroundOps[op];
     if (!run) throw orielError('unsupported', `The background has no implementation of "${op}".`);
     return run(tab, args, options);

@@ -2,6 +2,7 @@
 // click at its centre would reach. Pure checks plus the waiting helpers used by click.ts and type.ts.
 import type { Redactor } from '../redaction.js';
 import { composedParent, containsComposed, pointReaches } from '../hit.js';
+import { internalsDisabled } from '../internals.js';
 import { anyShadowRoot } from './shadow.js';
 import { describeElement } from './target.js';
 
@@ -25,12 +26,13 @@ export function isVisible(el: Element): boolean {
   return false;
 }
 
-/** Disabled: the HTML `:disabled` state (fieldsets included) or `aria-disabled="true"` on it or an ancestor. */
+/** Disabled: the HTML `:disabled` state (fieldsets included), `aria-disabled="true"` on it or an ancestor, or its internals' ariaDisabled. */
 export function isDisabled(el: Element): boolean {
   // https://html.spec.whatwg.org/multipage/semantics-other.html#concept-element-disabled
   if (el.matches(':disabled')) return true;
-  // https://www.w3.org/TR/wai-aria-1.2/#aria-disabled — applies to descendants too.
-  return el.closest('[aria-disabled="true"]') !== null;
+  // https://www.w3.org/TR/wai-aria-1.2/#aria-disabled — applies to descendants too; a custom element may set it
+  // through its ElementInternals (../internals.ts).
+  return el.closest('[aria-disabled="true"]') !== null || internalsDisabled(el);
 }
 
 /**

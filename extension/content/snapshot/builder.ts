@@ -2,14 +2,27 @@
 // nested inline elements joins into one run ("Hel" + <b>"lo"</b> → "Hello"); block boundaries and nodes split runs.
 import { cap, collapseWhitespace, type SnapNode } from '../../../shared/snapshot/index.js';
 
+/** Told of each child a builder takes, in order (the walker settles what the children of an open node decide). */
+export interface BuilderOwner {
+  added(child: SnapNode, items: SnapNode[]): void;
+}
+
 export class Builder {
   readonly items: SnapNode[] = [];
   private pending = '';
 
-  constructor(private readonly textLimit: number) {}
+  constructor(
+    private readonly textLimit: number,
+    private readonly owner?: BuilderOwner,
+  ) {}
 
   text(data: string): void {
     this.pending += data;
+  }
+
+  /** Whether a run of text has started and not yet been ended. */
+  get hasPending(): boolean {
+    return this.pending !== '';
   }
 
   /** A block boundary or line break: the current text run ends. */
@@ -19,7 +32,7 @@ export class Builder {
 
   push(node: SnapNode): void {
     this.flush();
-    this.items.push(node);
+    this.add(node);
   }
 
   /** Ends the current run and returns the children. */
@@ -28,10 +41,16 @@ export class Builder {
     return this.items;
   }
 
-  private flush(): void {
+  /** Ends the current run of text: it becomes a child (when it is not only whitespace). */
+  flush(): void {
     if (this.pending === '') return;
     const t = collapseWhitespace(this.pending);
     this.pending = '';
-    if (t) this.items.push({ role: 'text', name: cap(t, this.textLimit) });
+    if (t) this.add({ role: 'text', name: cap(t, this.textLimit) });
+  }
+
+  private add(node: SnapNode): void {
+    this.items.push(node);
+    this.owner?.added(node, this.items);
   }
 }

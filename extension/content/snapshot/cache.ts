@@ -3,6 +3,7 @@
 import { computeAccessibleName, getRole } from 'dom-accessibility-api';
 import { shadowRootOf } from './dom.js';
 import { FastNames } from './names.js';
+import { internalsOf } from '../internals.js';
 
 export class WalkCache {
   private readonly styles = new Map<Element, CSSStyleDeclaration>();
@@ -32,13 +33,17 @@ export class WalkCache {
 
   /**
    * Accessible name per https://www.w3.org/TR/accname-1.2/ (dom-accessibility-api, or the same steps in names.ts).
-   * `rendered`: the walker has seen that `el` is neither `display: none` nor `visibility: hidden`.
+   * `rendered`: the walker has seen that `el` is neither `display: none` nor `visibility: hidden`. `role`: the role
+   * the walker computed, when it knows one the library cannot (a custom element's internals).
+   * A text field that nothing else names is named by its `placeholder`, after `title`
+   * (https://www.w3.org/TR/html-aam-1.0/#input-type-text-input-type-password-input-type-number-input-type-search-input-type-tel-input-type-email-input-type-url-and-textarea-element-accessible-name-computation).
    */
-  name(el: Element, rendered = false): string {
+  name(el: Element, rendered = false, role?: string): string {
     let n = this.names.get(el);
     if (n === undefined) {
-      n = this.fastNames().name(el, rendered);
+      n = this.fastNames().name(el, rendered, role);
       if (n === undefined) n = this.libraryName(el);
+      if (n.trim() === '') n = placeholderName(el) ?? n;
       this.names.set(el, n);
     }
     return n;
@@ -109,9 +114,24 @@ const TAGS_WITH_ROLE = new Set([
   'a', 'area', 'link', 'img', 'input', 'select',
 ]);
 
+/** Text-field inputs named by `placeholder` when nothing else names them. */
+const PLACEHOLDER_TYPES = new Set(['text', 'password', 'number', 'search', 'tel', 'email', 'url']);
+
+function placeholderName(el: Element): string | undefined {
+  const tag = el.localName;
+  if (tag !== 'textarea' && !(tag === 'input' && PLACEHOLDER_TYPES.has((el as HTMLInputElement).type))) return undefined;
+  const p = el.getAttribute('placeholder');
+  return p && p.trim() ? p : undefined;
+}
+
 export function computeRole(el: Element): string | null {
   const tag = el.localName;
-  if (!TAGS_WITH_ROLE.has(tag) && !el.hasAttribute('role')) return null;
+  if (!TAGS_WITH_ROLE.has(tag) && !el.hasAttribute('role')) {
+    // A custom element may take its role from its internals (https://html.spec.whatwg.org/multipage/custom-elements.html#the-elementinternals-interface).
+    if (!tag.includes('-')) return null;
+    const role = internalsOf(el)?.role?.trim().split(/\s+/)[0];
+    return role && VALID_ROLE.test(role) ? role : null;
+  }
   if (tag === 'input') {
     const type = (el as HTMLInputElement).type;
     if (type === 'hidden') return null;

@@ -1,5 +1,7 @@
-// Values, states and link targets of one element. Which fields are secret is decided in ../redaction.ts (SPEC §3).
+// Values, states, descriptions and link targets of one element. Which fields are secret is decided in ../redaction.ts.
+import { computeAccessibleDescription } from 'dom-accessibility-api';
 import { cap, collapseWhitespace } from '../../../shared/snapshot/index.js';
+import { internalsOf, type Internals } from '../internals.js';
 
 const NO_VALUE_INPUTS = new Set(['checkbox', 'radio', 'button', 'submit', 'reset', 'image', 'file', 'hidden', 'color']);
 
@@ -32,12 +34,24 @@ export function controlValue(el: Element, role: string, limit: number): string |
 const CHECKABLE = new Set(['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio']);
 
 /**
- * States and properties shown in brackets (SPEC §3): checked, disabled, expanded, selected, pressed, required, …
+ * States and properties shown in brackets (docs/snapshot-format.md, "Lines"): checked, disabled, expanded, selected, pressed, required, …
  * For a `secret` field the states that follow from what it holds (checked, the browser's own validity) are left out.
  */
 export function controlStates(el: Element, role: string, focused: Element | null, secret = false): string[] {
   const s: string[] = [];
-  const attr = (name: string) => el.getAttribute(name);
+  // A custom element's internals give defaults that its own attributes override (https://w3c.github.io/aria/#ARIAMixin).
+  let internals: Internals | undefined | null = null;
+  const fromInternals: Record<string, keyof Internals> = {
+    'aria-checked': 'ariaChecked', 'aria-disabled': 'ariaDisabled', 'aria-selected': 'ariaSelected', 'aria-expanded': 'ariaExpanded',
+    'aria-pressed': 'ariaPressed', 'aria-level': 'ariaLevel', 'aria-required': 'ariaRequired', 'aria-invalid': 'ariaInvalid',
+    'aria-readonly': 'ariaReadOnly', 'aria-current': 'ariaCurrent', 'aria-modal': 'ariaModal',
+  };
+  const attr = (name: string): string | null => {
+    const v = el.getAttribute(name);
+    if (v !== null || !el.localName.includes('-') || !fromInternals[name]) return v;
+    if (internals === null) internals = internalsOf(el);
+    return internals?.[fromInternals[name]!] ?? null;
+  };
   if (CHECKABLE.has(role) && !secret) {
     if (el instanceof HTMLInputElement && (el.type === 'checkbox' || el.type === 'radio')) {
       if (el.indeterminate) s.push('checked=mixed');
@@ -76,6 +90,26 @@ export function controlStates(el: Element, role: string, focused: Element | null
   return s;
 }
 
+/** Longest description shown. */
+const DESCRIPTION_LIMIT = 100;
+
+/**
+ * The accessible description an author gave a control (`aria-describedby`, `aria-description`;
+ * https://www.w3.org/TR/accname-1.2/#mapping_additional_nd_description), capped, when it says more than the name:
+ * it tells apart controls with the same name ("Share" that previews, "Share" that sends). Titles are not read here.
+ */
+export function description(el: Element, name: string | undefined): string | undefined {
+  if (!el.hasAttribute('aria-describedby') && !el.hasAttribute('aria-description')) return undefined;
+  let d: string;
+  try {
+    d = collapseWhitespace(computeAccessibleDescription(el));
+  } catch {
+    return undefined;
+  }
+  if (!d || d === name) return undefined;
+  return cap(d, DESCRIPTION_LIMIT);
+}
+
 function isFormControl(el: Element): boolean {
   return ['input', 'button', 'select', 'textarea', 'fieldset', 'optgroup', 'option'].includes(el.localName);
 }
@@ -96,7 +130,7 @@ export function linkUrl(el: Element): string | undefined {
   if ((el.localName !== 'a' && el.localName !== 'area') || !el.hasAttribute('href')) return undefined;
   const link = el as HTMLAnchorElement;
   let href = link.href;
-  // Credentials in a link are never shown (SPEC §8: origins without credentials).
+  // Credentials in a link are never shown (docs/snapshot-format.md, "Lines": url).
   if (link.username || link.password) href = href.replace(`${link.username}${link.password ? ':' + link.password : ''}@`, '');
   // Same-origin links as a path (the header line carries the origin).
   const origin = (originPrefix ??= location.origin + '/');

@@ -2,6 +2,7 @@
 // are marked as such so the agent does not take them for usable ones.
 import { containsComposed, pointReaches } from '../hit.js';
 import type { WalkCache } from './cache.js';
+import { stillGeneration } from './changes.js';
 
 /** A box in viewport coordinates. */
 export interface Clip {
@@ -17,10 +18,39 @@ export interface View {
   scrollY: number;
   width: number;
   height: number;
+  /** The document's change generation when the view was read (./changes.ts), or undefined when nothing is reused. */
+  generation?: number;
 }
 
 export function currentView(): View {
-  return { scrollX: window.scrollX, scrollY: window.scrollY, width: window.innerWidth, height: window.innerHeight };
+  const view: View = { scrollX: window.scrollX, scrollY: window.scrollY, width: window.innerWidth, height: window.innerHeight };
+  const g = stillGeneration();
+  if (g !== undefined) view.generation = g;
+  return view;
+}
+
+/** Longest a hit test is reused, ms, even when nothing is known to have changed. */
+const HIT_REUSE_MS = 3_000;
+
+/** The last hit test at each control's centre: the point, the answer, and the generation and time it was asked at. */
+const hits = new WeakMap<Element, { x: number; y: number; generation: number; at: number; covered: boolean }>();
+
+/**
+ * Whether another element receives a click at (x, y), the centre of `el`. A hit test costs time that grows with the
+ * page in Chromium, so the answer is reused while the document has not changed (./changes.ts) — never for more than
+ * HIT_REUSE_MS, nor while an animation runs.
+ */
+function coveredAt(el: Element, x: number, y: number, view: View, labelsOf: () => readonly Element[]): boolean {
+  const now = Date.now();
+  const old = hits.get(el);
+  if (old && view.generation !== undefined && old.generation === view.generation && old.x === x && old.y === y && now - old.at < HIT_REUSE_MS) return old.covered;
+  const root = el.getRootNode() as Document | ShadowRoot;
+  const hit = root.elementFromPoint(x, y);
+  // A point on the element, inside it (shadow trees included), on content slotted into it, on its label or on an
+  // ancestor (a host among them) is not covered by something else.
+  const covered = hit !== null && !pointReaches(el, hit, x, y) && !labelsOf().some((l) => l === hit || l.contains(hit)) && !containsComposed(hit, el);
+  if (view.generation !== undefined) hits.set(el, { x, y, generation: view.generation, at: now, covered });
+  return covered;
 }
 
 /** Union of the client rects of `el` and, for boxes of no area (inline wrappers of blocks), of its element children. */
@@ -78,13 +108,6 @@ export function usability(el: Element, cache: WalkCache, transparent: boolean, c
   // Hit-test at the centre of the part inside the viewport (elementFromPoint only answers inside it).
   const left = Math.max(r.left, 0), top = Math.max(r.top, 0);
   const right = Math.min(r.right, view.width), bottom = Math.min(r.bottom, view.height);
-  if (right > left && bottom > top) {
-    const root = el.getRootNode() as Document | ShadowRoot;
-    const x = (left + right) / 2, y = (top + bottom) / 2;
-    const hit = root.elementFromPoint(x, y);
-    // A point on the element, inside it (shadow trees included), on content slotted into it, on its label or on an
-    // ancestor (a host among them) is not covered by something else.
-    if (hit && !pointReaches(el, hit, x, y) && !getLabels().some((l) => l === hit || l.contains(hit)) && !containsComposed(hit, el)) out.push('covered');
-  }
+  if (right > left && bottom > top && coveredAt(el, (left + right) / 2, (top + bottom) / 2, view, getLabels)) out.push('covered');
   return out;
 }

@@ -1,11 +1,11 @@
 // Snapshot operations of the content script (private protocol with extension/background/snapshot.ts):
-//   snapshot.walk  {flags, expect?}  → FrameTree of this frame (or of the subtree under flags.root)
+//   snapshot.lines {flags, want, expect?} | {reading, want} → the next outline lines of this frame (LinesReply)
 //   snapshot.hello {token}           → posts the token to the parent window, so the parent can place this frame
 //   snapshot.resolve {handle}        → { status, tag? } (diagnostics and tests)
 import type { WalkFlags } from '../../../shared/snapshot/index.js';
 import type { ContentHandlers } from '../handlers.js';
-import { announceToParent, awaitTokens, frameRefOf, listenForChildFrames } from './frames.js';
-import { Walker } from './walk.js';
+import { announceToParent, awaitTokens, listenForChildFrames } from './frames.js';
+import { continueReading, startReading, type LinesReply } from './session.js';
 
 listenForChildFrames();
 
@@ -25,17 +25,29 @@ export function parseFlags(raw: unknown): WalkFlags {
     maxDepth: num(f.maxDepth, 40, 200),
   };
   if (typeof f.root === 'string') flags.root = f.root;
+  if (f.inert === true) flags.inert = true;
+  if (Array.isArray(f.inherit)) flags.inherit = f.inherit.filter((s): s is string => typeof s === 'string' && /^[a-z-]{1,20}$/.test(s)).slice(0, 8);
+  if (f.lineRoles === true) flags.lineRoles = true;
+  if (f.lineSearch === true) flags.lineSearch = true;
+  if (Array.isArray(f.urlParams)) flags.urlParams = f.urlParams.filter((s): s is string => typeof s === 'string' && s.length <= 200).slice(0, 200);
   return flags;
 }
 
+/** What `snapshot.lines` answers when the reading it names is gone or its place in the page is (read afresh). */
+export interface LinesLost {
+  lost: true;
+}
+
 export const snapshotHandlers: ContentHandlers = {
-  'snapshot.walk': async (args, ctx) => {
+  'snapshot.lines': async (args, ctx): Promise<LinesReply | LinesLost> => {
+    if (args.reading !== undefined) {
+      const r = continueReading(ctx.registry, args.reading);
+      return r ? r.read(args.want, ctx.deadline) : { lost: true };
+    }
     const flags = parseFlags(args.flags);
-    const expect = args.expect ?? [];
-    await awaitTokens(expect, 300);
+    await awaitTokens(args.expect ?? [], 300);
     const root = flags.root ? ctx.registry.require(flags.root) : document.documentElement;
-    if (!root) return { document: ctx.registry.namespace, url: location.href, title: document.title, nodes: [], visited: 0, dropped: 0 };
-    return new Walker(flags, ctx.registry, frameRefOf).run(root);
+    return startReading(flags, ctx.registry, root).read(args.want, ctx.deadline);
   },
   /** What a handle names in this document now: `ok` with the element's tag, or why not (no_snapshot, unknown_handle, detached). */
   'snapshot.resolve': (args, ctx) => {

@@ -6,6 +6,8 @@
 // so the caller asks the library. The result is always the library's result.
 import { getRole } from 'dom-accessibility-api';
 import { scanScope, type PseudoScope } from './pseudo.js';
+import { internalsOf } from '../internals.js';
+import { mutationCount } from './changes.js';
 
 const HTML_NS = 'http://www.w3.org/1999/xhtml';
 
@@ -30,6 +32,12 @@ const LABELABLE = new Set(['button', 'input', 'meter', 'output', 'progress', 'se
  */
 const NOT_PLAIN = new Set([...OWN_SOURCE, ...LABELABLE, 'summary', 'slot', 'datalist', 'math']);
 
+/** The first token of a role an element's internals set, when it is a role name at all. */
+function internalsRole(role: string | undefined): string | null {
+  const first = role?.trim().split(/\s+/)[0];
+  return first && /^[a-z]+$/.test(first) ? first : null;
+}
+
 /** The library's `asFlatString`. */
 function flat(s: string): string {
   return s.trim().replace(/\s\s+/g, ' ');
@@ -46,7 +54,6 @@ export interface NameDeps {
 }
 
 export class FastNames {
-  private readonly labelMaps = new Map<Node, Map<Element, HTMLLabelElement[]>>();
   private readonly pseudoScopes = new Map<Node, PseudoScope>();
   /** The element whose labels are being read (the library's consulted node: it adds nothing to its own label's text). */
   private consulted: Element | null = null;
@@ -55,17 +62,56 @@ export class FastNames {
 
   constructor(private readonly deps: NameDeps) {}
 
-  /** The accessible name of `el` as `computeAccessibleName` gives it, or `undefined` when the library must answer. */
-  name(el: Element, rendered = false): string | undefined {
+  /**
+   * The accessible name of `el` as `computeAccessibleName` gives it, or `undefined` when the library must answer.
+   * `known`: the role the walker computed for `el` (./cache.ts computeRole), which saves asking the library again. A
+   * custom element's role and label may come from its internals, which the library does not see; such an element is
+   * always answered here.
+   */
+  name(el: Element, rendered = false, known?: string): string | undefined {
     if (el.namespaceURI !== HTML_NS) return undefined;
     const top = el.getRootNode().nodeType;
     if (top !== 9 && top !== 11) return undefined;
-    const role = getRole(el);
-    if (role !== null && PROHIBITED.has(role)) return '';
     this.consulted = null;
     this.inLabel = false;
+    const custom = el.localName.includes('-') && !el.hasAttribute('role') ? internalsOf(el) : undefined;
+    // Without the walker's role, the internals' own (a handle's fingerprint asks for the name alone: ../fingerprint.ts).
+    if (custom) return this.customName(el, custom, known ?? internalsRole(custom.role), rendered);
+    const role = known !== undefined ? known : getRole(el);
+    if (role !== null && PROHIBITED.has(role)) return '';
     const r = this.root(el, role, rendered);
     return r === undefined ? undefined : flat(r);
+  }
+
+  /**
+   * A custom element with internals: aria-labelledby is left to the library; then aria-label (the attribute, else the
+   * internals' ariaLabel), its labels (a form-associated custom element is labelable), its content when the role is
+   * named from content, its title.
+   */
+  private customName(el: Element, internals: { ariaLabel?: string }, role: string | null, rendered: boolean): string | undefined {
+    if (this.hidden(el, rendered)) return '';
+    if (el.hasAttribute('aria-labelledby')) return undefined;
+    const label = (el.getAttribute('aria-label') ?? internals.ariaLabel ?? '').trim();
+    if (label !== '') return flat(label);
+    if (role !== null && PROHIBITED.has(role)) return '';
+    const labels = this.labelsOf(el);
+    if (labels.length) {
+      this.consulted = el;
+      const parts: string[] = [];
+      for (const l of labels) {
+        const t = this.labelText(l);
+        if (t === undefined) return undefined;
+        if (t.length) parts.push(t);
+      }
+      return flat(parts.join(' '));
+    }
+    if (role !== null && FROM_CONTENT.has(role)) {
+      const c = this.content(el);
+      if (c === undefined) return undefined;
+      if (c !== '') return flat(c);
+    }
+    const title = el.getAttribute('title');
+    return title !== null && title.trim() !== '' ? flat(title) : '';
   }
 
   private hidden(el: Element, rendered = false): boolean {
@@ -199,26 +245,40 @@ export class FastNames {
   }
 
   /**
-   * `el.labels` for a labelable element, from one pass over the labels of its tree scope: the native getter builds a
-   * live list that searches the whole tree scope on its first read for each element (Chromium), so reading it for
-   * every control of a long page takes time quadratic in the page size. Same labels, same (tree) order.
+   * `el.labels` for a labelable element, from one pass over the labels of its tree scope (kept until the DOM changes):
+   * the native getter builds a live list that searches the whole tree scope on its first read for each element
+   * (Chromium), so reading it for every control of a long page takes time quadratic in the page size. Same labels,
+   * same (tree) order.
    */
   labelsOf(el: Element): HTMLLabelElement[] {
-    const root = el.getRootNode();
-    let map = this.labelMaps.get(root);
-    if (!map) {
-      map = new Map();
-      if (root.nodeType === 9 || root.nodeType === 11) {
-        for (const l of Array.from((root as ParentNode).querySelectorAll('label'))) {
-          const c = (l as HTMLLabelElement).control;
-          if (!c) continue;
-          const list = map.get(c);
-          if (list) list.push(l as HTMLLabelElement);
-          else map.set(c, [l as HTMLLabelElement]);
-        }
-      }
-      this.labelMaps.set(root, map);
-    }
-    return map.get(el) ?? [];
+    return labelMapOf(el.getRootNode()).get(el) ?? [];
   }
+
+}
+
+/**
+ * The labels of each labelable element of a tree scope, kept while the DOM does not change (./changes.ts counts
+ * mutations of the document and of every shadow root a walk entered): which label names which control depends on
+ * the DOM alone (`for`, ids, nesting).
+ */
+const labelMaps = new WeakMap<Node, { mutations: number; map: Map<Element, HTMLLabelElement[]> }>();
+
+function labelMapOf(root: Node): Map<Element, HTMLLabelElement[]> {
+  const now = mutationCount();
+  const kept = labelMaps.get(root);
+  if (kept && kept.mutations === now) return kept.map;
+  const map = new Map<Element, HTMLLabelElement[]>();
+  if (root.nodeType === 9 || root.nodeType === 11) {
+    // A document's getElementsByTagName list is kept by the browser until the document changes.
+    const labels = root.nodeType === 9 ? (root as Document).getElementsByTagName('label') : (root as ParentNode).querySelectorAll('label');
+    for (const l of Array.from(labels)) {
+      const c = (l as HTMLLabelElement).control;
+      if (!c) continue;
+      const list = map.get(c);
+      if (list) list.push(l as HTMLLabelElement);
+      else map.set(c, [l as HTMLLabelElement]);
+    }
+  }
+  labelMaps.set(root, { mutations: now, map });
+  return map;
 }

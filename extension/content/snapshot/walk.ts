@@ -1,12 +1,14 @@
-// The DOM walker: (root, flags) → snapshot tree for this frame. Rendering is shared/snapshot/render.ts; the background
-// (extension/background/snapshot.ts) stitches frames, filters and paginates.
+// The DOM walker: this frame's DOM → snapshot tree, one step at a time. Its state is an explicit stack (no recursion),
+// so a walk can stop when enough of the outline is ready and continue later where it stopped; extension/content/
+// snapshot/emit.ts turns the finished part into lines as it grows. Rendering rules: shared/snapshot/render.ts.
 import { cap, collapseWhitespace, INTERACTIVE_ROLES, NAME_FROM_CONTENT, type FrameTree, type SnapNode, type WalkFlags } from '../../../shared/snapshot/index.js';
 import type { HandleRegistry } from '../registry.js';
 import { describeWith } from '../fingerprint.js';
-import { Builder } from './builder.js';
+import { Builder, type BuilderOwner } from './builder.js';
 import { WalkCache } from './cache.js';
+import { watchRoot } from './changes.js';
 import { deepActiveElement } from './dom.js';
-import { controlStates, controlValue, linkUrl } from './fields.js';
+import { controlStates, controlValue, description, linkUrl } from './fields.js';
 import { isSecretField, Redactor } from '../redaction.js';
 import { currentView, usability, type Clip, type View } from './geometry.js';
 
@@ -36,6 +38,12 @@ const UNNAMED = new Set(['generic', 'none', 'presentation', 'paragraph', 'emphas
  */
 const READABLE = new Set(['heading', 'img', 'table', 'row', 'grid', 'treegrid', 'list', 'listbox', 'dialog', 'alertdialog', 'iframe', 'canvas', 'figure', 'tree', 'tablist', 'menu', 'menubar', 'progressbar', 'meter', 'alert', 'status', 'video', 'audio', 'article', 'feed']);
 
+/** Text that is more than white space (white space alone between elements writes nothing). */
+const NOT_BLANK = /\S/;
+
+/** Usability states of an iframe that every control inside it shares (a clipped frame clips its content). */
+const INHERITED = new Set(['transparent', 'offscreen', 'clipped', 'no-pointer']);
+
 /** What each element passes to its children. */
 interface Ctx {
   /** `visibility` of the parent element is `visible` (text nodes inherit it). */
@@ -52,93 +60,269 @@ interface Ctx {
   depth: number;
   /** Inside a <label> of a shown control: its text is already the control's name. */
   mute: boolean;
+  /** Inside the open modal dialog (nothing inside it is inert). */
+  inModal: boolean;
 }
 
 export type FrameRef = (frame: HTMLIFrameElement | HTMLFrameElement) => number | string | undefined;
+
+/**
+ * An outline node whose DOM content is being walked. Its children arrive one by one in `kids`; what they decide about
+ * the node itself (a container named from content loses its name once an element child comes; a first text child that
+ * repeats the name is dropped) is settled as soon as it is known, so the node's line can be written before it is
+ * complete (shared/snapshot/render.ts `openLine`).
+ */
+export class OpenNode implements BuilderOwner {
+  readonly kids: Builder;
+  /** The name goes if an element child comes (a container named from its content: the children say it). */
+  nameMayDrop: boolean;
+  /** Whether a first text child repeating the name has been looked for. */
+  shiftDone = false;
+  /** Finished and pushed into `out`. */
+  done = false;
+  /** Its line has been written (by the emitter) while it was still open. */
+  headEmitted = false;
+
+  constructor(
+    readonly node: SnapNode,
+    readonly el: Element,
+    readonly out: Builder,
+    readonly block: boolean,
+    /** Past the depth limit: its content goes into `out`, not `kids`. */
+    readonly deep: boolean,
+    nameMayDrop: boolean,
+    textLimit: number,
+  ) {
+    this.nameMayDrop = nameMayDrop;
+    this.kids = new Builder(textLimit, this);
+  }
+
+  added(child: SnapNode, items: SnapNode[]): void {
+    if (this.nameMayDrop && child.role !== 'text') {
+      delete this.node.name;
+      this.nameMayDrop = false;
+    }
+    if (!this.shiftDone && items.length === 2 && !this.nameMayDrop) {
+      this.shiftDone = true;
+      // A first text child that repeats the name (a fieldset's legend, a figure's caption) is dropped.
+      if (this.node.name && items[0]!.role === 'text' && items[0]!.name === this.node.name) items.shift();
+    }
+  }
+}
+
+/** One step of work on the walker's stack. */
+type Frame =
+  /** The children of `parent`, after `last` (from the first when null). */
+  | { k: 'kids'; parent: Node; last: Node | null; ctx: Ctx; out: Builder }
+  /** A list of nodes (a slot's assigned nodes, a closed <details>' summary), from index `i`. */
+  | { k: 'list'; nodes: readonly Node[]; i: number; ctx: Ctx; out: Builder }
+  /** After a wrapper's content: end the text run when it is a block. */
+  | { k: 'wrap'; out: Builder; block: boolean }
+  /** After an outline node's content: finish it and hand it to its parent. */
+  | { k: 'node'; open: OpenNode };
+
+/** What the walker is told about the document before it starts (extension/content/snapshot/session.ts). */
+export interface WalkEnv {
+  /** An open modal dialog shows in this document: controls outside it are inert. */
+  modal: boolean;
+  /**
+   * Whether the document (light DOM) may have secret fields now: when not, the shield over their values
+   * (../redaction.ts) need not look over the whole document at each step of the walk.
+   */
+  secretFields?: () => boolean;
+}
+
+/** What an iframe placeholder passes to the frame it shows. */
+export interface FrameInfo {
+  inert: boolean;
+  inherit: string[];
+}
 
 export class Walker {
   private readonly cache = new WalkCache();
   /** Binds each handle to the role and name shown, with this walk's caches (../fingerprint.ts). */
   private readonly describe = describeWith(this.cache);
-  private visited = 0;
+  visited = 0;
   private nodes = 0;
-  private dropped = 0;
+  dropped = 0;
+  /** Characters of the lines of the nodes finished so far (an estimate: lines written inline count apart). */
+  chars = 0;
   private readonly focused = deepActiveElement();
   private view: View = { scrollX: 0, scrollY: 0, width: 0, height: 0 };
   /** The user's redaction selectors, each matched on its own (a joined list lets one bad entry swallow the next). */
   private readonly redactor: Redactor;
+  private readonly stack: Frame[] = [];
+  /** The top level of the outline. */
+  readonly root: Builder;
+  /** The open outline node whose line comes next after each builder's items (the emitter's path down the tree). */
+  readonly openChild = new WeakMap<Builder, OpenNode>();
+  /** Iframe placeholders and what their frame inherits. */
+  readonly frames = new WeakMap<SnapNode, FrameInfo>();
+  /** A modal dialog showed although the document was not known to have one (its earlier siblings are not marked). */
+  unexpectedModal = false;
 
   constructor(
     private readonly flags: WalkFlags,
     private readonly registry: HandleRegistry,
     private readonly frameRef: FrameRef,
+    private readonly env: WalkEnv = { modal: false },
   ) {
-    this.redactor = Redactor.fromPolicy({ selectors: flags.redactSelectors, value_limit: flags.valueLimit });
+    this.redactor = Redactor.fromPolicy({ selectors: flags.redactSelectors, value_limit: flags.valueLimit, ...(flags.urlParams?.length ? { url_params: flags.urlParams } : {}) });
+    this.root = new Builder(flags.textLimit);
   }
 
-  /** Walks `root` (the document element by default) and returns this frame's tree. */
-  run(root: Element): FrameTree {
-    const t0 = performance.now();
+  /** Starts a walk at `root` (the document element, or the element a root handle names). */
+  start(root: Element): void {
+    // A root handle minted before the user redacted its part of the page (or inside a secret field) walks nothing.
+    if (root !== document.documentElement && this.redactor.isHidden(root)) {
+      this.root.push({ role: 'redacted' });
+      return;
+    }
+    const ctx: Ctx = { visible: true, transparent: false, clip: undefined, parent: undefined, inAct: false, depth: 0, mute: false, inModal: false };
+    this.stack.push({ k: 'list', nodes: [root], i: 0, ctx, out: this.root });
+  }
+
+  /** Whether the whole walk is done. */
+  get done(): boolean {
+    return this.stack.length === 0;
+  }
+
+  /**
+   * Walks until the finished lines reach `chars` characters (see {@link chars}) or the walk ends; at least one step.
+   * Caches hold for this call only: the page may change before the next.
+   */
+  walk(chars = Infinity): void {
+    this.view = currentView();
+    // Names that embed a secret field (a label around it, aria-labelledby naming it) embed nothing of its value: the
+    // shield is up while this part of the walk runs, in the document and in the shadow roots the walk is inside.
+    if (this.env.secretFields?.() !== false) this.redactor.shield(document);
+    for (const f of this.stack) if (f.k === 'kids' && f.parent.nodeType === Node.DOCUMENT_FRAGMENT_NODE) this.redactor.shield(f.parent as ShadowRoot);
     try {
-      const out = new Builder(this.flags.textLimit);
-      this.view = currentView();
-      const ctx: Ctx = { visible: true, transparent: false, clip: undefined, parent: undefined, inAct: false, depth: 0, mute: false };
-      // Names that embed a secret field (a label around it, aria-labelledby naming it) embed nothing of its value.
-      this.redactor.shield(document);
-      // A root handle minted before the user redacted its part of the page (or inside a secret field) walks nothing.
-      if (root !== document.documentElement && this.redactor.isHidden(root)) out.push({ role: 'redacted' });
-      else this.element(root, ctx, out);
-      const nodes = out.done();
-      return {
-        document: this.registry.namespace,
-        url: location.href,
-        title: document.title,
-        nodes,
-        visited: this.visited,
-        dropped: this.dropped,
-        ms: Math.round((performance.now() - t0) * 10) / 10,
-      };
+      do this.step();
+      while (this.stack.length && this.chars < chars);
+      if (this.done) this.root.flush();
     } finally {
       this.redactor.unshield();
       this.cache.clear();
     }
   }
 
-  private children(parent: Node, ctx: Ctx, out: Builder): void {
-    for (let c = parent.firstChild; c !== null; c = c.nextSibling) this.node(c, ctx, out);
+  /** A whole walk of `root` at once (benchmarks, tests). */
+  run(root: Element): FrameTree {
+    const t0 = performance.now();
+    this.start(root);
+    this.walk();
+    return {
+      document: this.registry.namespace,
+      url: location.href,
+      title: document.title,
+      nodes: this.root.items,
+      visited: this.visited,
+      dropped: this.dropped,
+      ms: Math.round((performance.now() - t0) * 10) / 10,
+    };
+  }
+
+  /**
+   * Whether the place the walk stopped at is still where it was: every element it is inside is still in the
+   * document, and the last child it visited at each level is still a child there (so the next sibling is the next).
+   */
+  intact(): boolean {
+    for (const f of this.stack) {
+      if (f.k === 'kids') {
+        if (!f.parent.isConnected || (f.last !== null && f.last.parentNode !== f.parent)) return false;
+      } else if (f.k === 'node' && !f.open.el.isConnected) return false;
+    }
+    return true;
+  }
+
+  /** The outline nodes being walked, outermost first, leaving out those past the depth limit. */
+  *spine(): Generator<OpenNode> {
+    for (const f of this.stack) if (f.k === 'node' && !f.open.deep) yield f.open;
+  }
+
+  private step(): void {
+    const f = this.stack[this.stack.length - 1]!;
+    switch (f.k) {
+      case 'kids': {
+        const next = f.last === null ? f.parent.firstChild : f.last.nextSibling;
+        if (next === null) {
+          this.stack.pop();
+          return;
+        }
+        f.last = next;
+        this.node(next, f.ctx, f.out);
+        return;
+      }
+      case 'list': {
+        if (f.i >= f.nodes.length) {
+          this.stack.pop();
+          return;
+        }
+        this.node(f.nodes[f.i++]!, f.ctx, f.out);
+        return;
+      }
+      case 'wrap':
+        this.stack.pop();
+        if (f.block) f.out.break();
+        return;
+      case 'node':
+        this.stack.pop();
+        this.finish(f.open);
+        return;
+    }
   }
 
   private node(n: Node, ctx: Ctx, out: Builder): void {
     if (n.nodeType === Node.TEXT_NODE) {
       this.visited++;
-      if (ctx.visible && !ctx.mute) out.text((n as Text).data);
+      if (ctx.visible && !ctx.mute) {
+        const data = (n as Text).data;
+        out.text(data);
+        if (NOT_BLANK.test(data)) this.chars += data.length;
+      }
     } else if (n.nodeType === Node.ELEMENT_NODE) {
       this.element(n as Element, ctx, out);
     }
   }
 
-  /** The DOM children of `el` as rendered: its shadow tree if it has one, a slot's assigned nodes, else its children. */
+  /** Queues the DOM children of `el` as rendered: its shadow tree if it has one, a slot's assigned nodes, else its children. */
   private content(el: Element, ctx: Ctx, out: Builder): void {
     const shadow = this.cache.shadow(el);
     if (shadow) {
       this.redactor.shield(shadow);
-      return this.children(shadow, ctx, out);
+      watchRoot(shadow);
+      this.stack.push({ k: 'kids', parent: shadow, last: null, ctx, out });
+      return;
     }
     if (el.localName === 'slot') {
       // https://html.spec.whatwg.org/multipage/scripting.html#the-slot-element — fallback content when nothing is assigned.
       const assigned = (el as HTMLSlotElement).assignedNodes();
       if (assigned.length) {
-        for (const a of assigned) this.node(a, ctx, out);
+        this.stack.push({ k: 'list', nodes: assigned, i: 0, ctx, out });
         return;
       }
     }
     if (el.localName === 'details' && !(el as HTMLDetailsElement).open) {
       // A closed <details> shows only its summary (https://html.spec.whatwg.org/multipage/interactive-elements.html#the-details-element).
       const summary = Array.from(el.children).find((c) => c.localName === 'summary');
-      if (summary) this.element(summary, ctx, out);
+      if (summary) this.stack.push({ k: 'list', nodes: [summary], i: 0, ctx, out });
       return;
     }
-    this.children(el, ctx, out);
+    this.stack.push({ k: 'kids', parent: el, last: null, ctx, out });
+  }
+
+  /**
+   * Whether the browser skips rendering `el`'s content (`content-visibility: hidden`, which `hidden="until-found"`
+   * also sets: https://drafts.csswg.org/css-contain-2/#content-visibility). The browser is asked through
+   * `checkVisibility()` on the first element child (https://drafts.csswg.org/cssom-view/#dom-element-checkvisibility);
+   * text alone in a skipped element is skipped with it.
+   */
+  private skipsContent(el: Element, style: CSSStyleDeclaration): boolean {
+    if (style.contentVisibility !== 'hidden') return false;
+    const first = el.firstElementChild ?? this.cache.shadow(el)?.firstElementChild;
+    if (!first || typeof (first as Element & { checkVisibility?: unknown }).checkVisibility !== 'function') return true;
+    return !first.checkVisibility();
   }
 
   private element(el: Element, ctx: Ctx, out: Builder): void {
@@ -152,7 +336,7 @@ export class Walker {
     // https://www.w3.org/TR/wai-aria-1.2/#aria-hidden and https://html.spec.whatwg.org/multipage/interaction.html#the-inert-attribute
     if (el.getAttribute('aria-hidden') === 'true' || el.hasAttribute('inert')) return;
     if (this.redactor.matchesUser(el)) {
-      out.push({ role: 'redacted' });
+      this.push(out, { role: 'redacted' }, ctx.depth);
       return;
     }
     const style = this.cache.style(el);
@@ -180,8 +364,12 @@ export class Walker {
       out.break();
       return;
     }
+    /** The browser renders none of the content (the element's own box still shows). */
+    const skipped = block && this.skipsContent(el, style);
 
     let role = visible ? this.cache.role(el) : null;
+    /** The role as computed (the walker may call an element a textbox or clickable instead). */
+    const computed = role;
     let act = false;
     if (role !== null && INTERACTIVE_ROLES.has(role)) act = true;
     if (visible && el instanceof HTMLElement && el.isContentEditable && !el.parentElement?.isContentEditable) {
@@ -199,19 +387,27 @@ export class Walker {
     if (tag === 'label' && visible) {
       const replaced = this.hiddenControlOfLabel(el as HTMLLabelElement, ctx);
       if (replaced) {
-        out.push(replaced);
+        this.push(out, replaced, ctx.depth);
         return;
       }
     }
+    const inert = this.flags.inert === true || (this.env.modal && !ctx.inModal);
     if (tag === 'iframe' || tag === 'frame') {
       if (!visible) return;
       const node: SnapNode = { role: 'iframe', handle: this.registry.handleFor(el, this.describe) };
       const name = this.cache.name(el, true);
       if (name) node.name = cap(name, this.flags.nameLimit);
-      const ref = this.frameRef(el as HTMLIFrameElement);
-      if (ref !== undefined) node.frame = ref;
+      // A frame a person cannot see into shows nothing: a zero-size frame is not stitched; other states pass down.
+      const states = usability(el, this.cache, ctx.transparent, ctx.clip, this.view, () => [], rect).filter((s) => s !== 'covered');
+      for (const s of this.flags.inherit ?? []) if (!states.includes(s)) states.push(s);
+      if (states.length) node.states = states;
+      const ref = states.includes('zero-size') ? undefined : this.frameRef(el as HTMLIFrameElement);
+      if (ref !== undefined) {
+        node.frame = ref;
+        this.frames.set(node, { inert, inherit: states.filter((s) => INHERITED.has(s)) });
+      }
       this.nodes++;
-      out.push(node);
+      this.push(out, node, ctx.depth);
       return;
     }
     if (tag === 'svg' || tag === 'canvas' || (role === 'img' && tag === 'img')) {
@@ -220,21 +416,22 @@ export class Walker {
       if (!name && tag !== 'canvas' && !act) return;
       const node: SnapNode = { role: tag === 'canvas' ? 'canvas' : act ? role ?? 'img' : 'img', handle: this.registry.handleFor(el, this.describe) };
       if (name) node.name = cap(name, this.flags.nameLimit);
-      if (act) this.markAct(el, node, ctx.transparent, ctx.clip, rect);
+      if (act) this.markAct(el, node, ctx.transparent, ctx.clip, rect, inert);
       this.nodes++;
-      out.push(node);
+      this.push(out, node, ctx.depth);
       return;
     }
 
     const emit = role !== null && (!COLLAPSIBLE.has(role) || this.hasAuthorName(el, role));
     if (!emit) {
+      if (skipped) return;
       // A label's text names its control (https://html.spec.whatwg.org/multipage/forms.html#the-label-element).
       const control = tag === 'label' ? (el as HTMLLabelElement).control : null;
       const mute = ctx.mute || (control !== null && this.cache.style(control).display !== 'none');
-      const inner: Ctx = { visible, transparent, clip, parent: style, inAct: ctx.inAct, depth: ctx.depth, mute };
+      const inner: Ctx = { visible, transparent, clip, parent: style, inAct: ctx.inAct, depth: ctx.depth, mute, inModal: ctx.inModal };
       if (block) out.break();
+      this.stack.push({ k: 'wrap', out, block });
       this.content(el, inner, out);
-      if (block) out.break();
       return;
     }
 
@@ -242,74 +439,92 @@ export class Walker {
     const node: SnapNode = { role: role! };
     this.nodes++;
     if (!UNNAMED.has(role!) && role !== 'clickable' && (role !== 'row' || el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby'))) {
-      const name = collapseWhitespace(this.cache.name(el, true));
+      const name = collapseWhitespace(this.cache.name(el, true, role === computed ? role! : undefined));
       if (name) node.name = cap(name, this.flags.nameLimit);
     }
     const redacted = isSecretField(el);
     const value = redacted ? undefined : controlValue(el, role!, this.flags.valueLimit);
     if (value !== undefined && value !== '') node.value = value;
+    if (act && !redacted) {
+      const desc = description(el, node.name);
+      if (desc) node.description = desc;
+    }
     const states = controlStates(el, role!, this.focused, redacted);
     if (redacted) states.push('redacted');
     const url = linkUrl(el);
-    if (url) node.url = url;
+    if (url) node.url = this.redactor.scrubUrl(url);
     if (act || READABLE.has(role!)) node.handle = this.registry.handleFor(el, this.describe);
     if (act) {
       node.act = 1;
       // Its own overflow clips its content, not its own box: judge it by its ancestors' clip.
       for (const st of usability(el, this.cache, ctx.transparent, ctx.clip, this.view, () => this.labelsOf(el), rect)) states.push(st);
+      for (const st of this.flags.inherit ?? []) if (!states.includes(st)) states.push(st);
     }
+    if (role === 'cell' || role === 'gridcell' || role === 'columnheader' || role === 'rowheader') spans(el, states);
+    const partial = ITEM_CONTAINERS.has(role!) && windowed(el) ? partialState(el) : undefined;
+    if (partial) states.push(partial);
+    const modal = states.includes('modal');
+    if (modal && !this.env.modal && !this.flags.inert) this.unexpectedModal = true;
+    if (act && inert && !modal) states.push('inert');
     if (states.length) node.states = states;
 
     // Children: form controls own their content (options of a select are listed; text fields have a value).
     if (tag === 'select') {
       if (!redacted) node.children = this.options(el as HTMLSelectElement);
-    } else if (!redacted && !(tag === 'input' || tag === 'textarea' || (role === 'textbox' && (el as HTMLElement).isContentEditable))) {
-      const kids = new Builder(this.flags.textLimit);
-      const deep = ctx.depth + 1 >= this.flags.maxDepth;
-      const inner: Ctx = { visible, transparent, clip, parent: style, inAct: ctx.inAct || act, depth: deep ? ctx.depth : ctx.depth + 1, mute: ctx.mute };
-      this.content(el, inner, deep ? out : kids);
-      const children = kids.done();
-      if (role === 'clickable' && children.length && children.every((c) => c.role === 'text')) {
-        node.name = cap(children.map((c) => c.name).join(' '), this.flags.nameLimit);
-      } else if (children.length) {
-        // A container named from its content repeats what its children say: keep the children, drop the name.
-        if (node.name && !act && NAME_FROM_CONTENT.has(role!) && children.some((c) => c.role !== 'text') && !el.hasAttribute('aria-label') && !el.hasAttribute('aria-labelledby')) delete node.name;
-
-        // A first text child that repeats the name (a fieldset's legend, a figure's caption) is dropped.
-        if (node.name && children[0]!.role === 'text' && children[0]!.name === node.name && children.length > 1) children.shift();
-        node.children = children;
-      }
+      this.place(out, node, block, ctx.depth);
+      return;
     }
-    const partial = ITEM_CONTAINERS.has(role!) && this.windowed(el) ? partialState(el, role!, node.children ?? []) : undefined;
-    if (partial) node.states = [...(node.states ?? []), partial];
+    if (redacted || skipped || tag === 'input' || tag === 'textarea' || (role === 'textbox' && (el as HTMLElement).isContentEditable)) {
+      this.place(out, node, block, ctx.depth);
+      return;
+    }
+    const deep = ctx.depth + 1 >= this.flags.maxDepth;
+    // A container named from its content repeats what its children say: once an element child comes, the name goes.
+    const nameMayDrop = node.name !== undefined && !act && NAME_FROM_CONTENT.has(role!) && !el.hasAttribute('aria-label') && !el.hasAttribute('aria-labelledby');
+    const open = new OpenNode(node, el, out, block, deep, nameMayDrop, this.flags.textLimit);
+    const inner: Ctx = { visible, transparent, clip, parent: style, inAct: ctx.inAct || act, depth: deep ? ctx.depth : ctx.depth + 1, mute: ctx.mute, inModal: ctx.inModal || modal };
+    if (!deep) this.openChild.set(out, open);
+    this.stack.push({ k: 'node', open });
+    this.content(el, inner, deep ? out : open.kids);
+  }
+
+  /** Finishes an outline node whose content has been walked and hands it to its parent. */
+  private finish(open: OpenNode): void {
+    const { node } = open;
+    if (!open.deep && this.openChild.get(open.out) === open) this.openChild.delete(open.out);
+    const children = open.kids.done();
+    if (node.role === 'clickable' && children.length && children.every((c) => c.role === 'text')) {
+      node.name = cap(children.map((c) => c.name).join(' '), this.flags.nameLimit);
+    } else if (children.length) {
+      // A named node whose children are all text decides only now whether its first child repeats the name.
+      if (!open.shiftDone && node.name && children.length > 1 && children[0]!.role === 'text' && children[0]!.name === node.name) children.shift();
+      node.children = children;
+    }
+    open.done = true;
+    this.place(open.out, node, open.block, -1);
+  }
+
+  /** Hands a finished node to its parent's builder (block boundaries end the text runs around it). */
+  private place(out: Builder, node: SnapNode, block: boolean, depth: number): void {
     if (block) out.break();
-    out.push(node);
+    this.push(out, node, depth);
     if (block) out.break();
   }
 
-  /** Tree scopes (document, shadow roots) that use aria-setsize, aria-rowindex or aria-rowcount at all. */
-  private readonly windowedScopes = new Map<Node, boolean>();
-
-  /** Whether `el`'s tree scope has any element saying it is part of a larger set (else no list there is partial). */
-  private windowed(el: Element): boolean {
-    const scope = el.getRootNode();
-    let w = this.windowedScopes.get(scope);
-    if (w === undefined) {
-      w = !('querySelector' in scope) || (scope as ParentNode).querySelector('[aria-setsize],[aria-rowindex],[aria-rowcount]') !== null;
-      this.windowedScopes.set(scope, w);
-    }
-    return w;
+  private push(out: Builder, node: SnapNode, depth: number): void {
+    out.push(node);
+    this.chars += lineEstimate(node) + Math.max(depth, 0);
   }
 
   /** Whether a collapsible role carries a name of its own (then it is kept: a named group, form or region). */
   private hasAuthorName(el: Element, role: string): boolean {
     if (UNNAMED.has(role)) return false;
     if (!(el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby') || el.localName === 'fieldset' || role === 'group' || role === 'region' || role === 'form')) return false;
-    return collapseWhitespace(this.cache.name(el, true)) !== '';
+    return collapseWhitespace(this.cache.name(el, true, role)) !== '';
   }
 
   /** `el.labels` from the walk's per-scope label map (the native getter searches the document for each element). */
-  private labelsOf(el: Element): readonly HTMLLabelElement[] {
+  private labelsOf(el: Element): readonly Element[] {
     return this.cache.labels(el);
   }
 
@@ -328,6 +543,8 @@ export class Walker {
     if (name) node.name = cap(name, this.flags.nameLimit);
     const states = controlStates(control, role, this.focused, isSecretField(control));
     for (const st of usability(label, this.cache, ctx.transparent, ctx.clip, this.view, () => [])) states.push(st);
+    for (const st of this.flags.inherit ?? []) if (!states.includes(st)) states.push(st);
+    if (this.flags.inert === true || (this.env.modal && !ctx.inModal)) states.push('inert');
     if (states.length) node.states = states;
     this.nodes++;
     return node;
@@ -360,11 +577,24 @@ export class Walker {
     return out;
   }
 
-  private markAct(el: Element, node: SnapNode, transparent: boolean, clip: Clip | undefined, rect: DOMRect | undefined): void {
+  private markAct(el: Element, node: SnapNode, transparent: boolean, clip: Clip | undefined, rect: DOMRect | undefined, inert: boolean): void {
     node.act = 1;
     const states = usability(el, this.cache, transparent, clip, this.view, () => [], rect);
+    for (const st of this.flags.inherit ?? []) if (!states.includes(st)) states.push(st);
+    if (inert) states.push('inert');
     if (states.length) node.states = [...(node.states ?? []), ...states];
   }
+}
+
+/** About how many characters a node's own line takes (the walker stops by this count; the emitter counts exactly). */
+function lineEstimate(n: SnapNode): number {
+  let c = n.role.length + 1;
+  if (n.name) c += n.name.length + 3;
+  if (n.value) c += n.value.length + 9;
+  if (n.url) c += n.url.length + 1;
+  if (n.handle) c += n.handle.length + 2;
+  if (n.states) c += n.states.length * 8;
+  return c;
 }
 
 function intersect(a: Clip | undefined, b: Clip): Clip {
@@ -372,15 +602,48 @@ function intersect(a: Clip | undefined, b: Clip): Clip {
   return { left: Math.max(a.left, b.left), top: Math.max(a.top, b.top), right: Math.min(a.right, b.right), bottom: Math.min(a.bottom, b.bottom) };
 }
 
+/** How many rows and columns a table cell covers (https://html.spec.whatwg.org/multipage/tables.html#attributes-common-to-td-and-th-elements). */
+function spans(el: Element, states: string[]): void {
+  if (el.localName !== 'td' && el.localName !== 'th') {
+    const rows = Number(el.getAttribute('aria-rowspan'));
+    const cols = Number(el.getAttribute('aria-colspan'));
+    if (rows > 1) states.push(`rowspan=${Math.floor(rows)}`);
+    if (cols > 1) states.push(`colspan=${Math.floor(cols)}`);
+    return;
+  }
+  const cell = el as HTMLTableCellElement;
+  if (cell.rowSpan > 1 || cell.rowSpan === 0) states.push(`rowspan=${cell.rowSpan === 0 ? 'rest' : cell.rowSpan}`);
+  if (cell.colSpan > 1) states.push(`colspan=${cell.colSpan}`);
+}
+
 const ITEM_CONTAINERS = new Set(['list', 'listbox', 'grid', 'table', 'treegrid', 'tree', 'feed', 'menu', 'rowgroup']);
+
+function setAttributes(el: Element): boolean {
+  return el.hasAttribute('aria-setsize') || el.hasAttribute('aria-rowindex') || el.hasAttribute('aria-posinset');
+}
+
+/**
+ * Whether a list or grid says it is part of a larger set: `aria-rowcount` on it, or set positions on one of its first
+ * items (or the first rows of its row groups). A virtualized list marks every item it renders, so a few suffice.
+ */
+function windowed(el: Element): boolean {
+  if (el.hasAttribute('aria-rowcount')) return true;
+  let k = 0;
+  for (let c = el.firstElementChild; c !== null && k < 8; c = c.nextElementSibling, k++) {
+    if (setAttributes(c)) return true;
+    let j = 0;
+    for (let g = c.firstElementChild; g !== null && j < 8; g = g.nextElementSibling, j++) if (setAttributes(g)) return true;
+  }
+  return false;
+}
 
 /**
  * Lists that render only a window of their rows say so through aria-setsize / aria-posinset on items or
  * aria-rowcount on the container (https://www.w3.org/TR/wai-aria-1.2/#aria-setsize): such a list is marked
- * `partial=first-last/total`, so the agent knows to scroll for more.
+ * `partial=first-last/total`, so the agent knows to scroll for more. Decided from the DOM before the walk enters the
+ * list, so the list's line can be written before its items.
  */
-function partialState(el: Element, role: string, children: SnapNode[]): string | undefined {
-  if (!ITEM_CONTAINERS.has(role)) return undefined;
+export function partialState(el: Element): string | undefined {
   let total = Number(el.getAttribute('aria-rowcount') ?? NaN);
   let first = Infinity;
   let last = 0;
@@ -395,7 +658,7 @@ function partialState(el: Element, role: string, children: SnapNode[]): string |
     }
   }
   if (!(total > 0)) return undefined;
-  const shown = items.length || children.length;
+  const shown = items.length || el.children.length;
   if (shown >= total) return undefined;
   return first <= last ? `partial=${first}-${last}/${total}` : `partial=${shown}/${total}`;
 }

@@ -1,0 +1,216 @@
+// One reading of a tab's outline, frame by frame: asks the content script of each frame for its next lines
+// (extension/content/snapshot/session.ts), writes each iframe's line and puts the child frame's lines under it, and
+// filters the stream. A reading is kept between pages, so a cursor continues it where it stopped.
+import { OrielError } from '../../shared/errors.js';
+import { LineFilter, lineOf, type FilterSpec, type Line, type SnapNode, type WalkFlags } from '../../shared/snapshot/index.js';
+import { listFrames, sendToFrame } from './frames.js';
+
+/** What a frame's content script answers to `snapshot.lines` (extension/content/snapshot/session.ts LinesReply). */
+interface LinesReply {
+  reading: string;
+  document: string;
+  url: string;
+  title: string;
+  lines: Line[];
+  stop?: { node: SnapNode; depth: number; ref: number | string; inert: boolean; inherit: string[] };
+  done: boolean;
+  visited: number;
+  dropped: number;
+  changed: boolean;
+  lateModal: boolean;
+  ms: number;
+}
+
+/** Most characters asked of a frame at once (a whole outline for `since` comes in several answers). */
+const MAX_WANT = 4_000_000;
+
+/** The content reading a cursor continues is gone, or its place in the page is: the outline must be read afresh. */
+export class LostPlace extends Error {}
+
+/** One frame being read: where its lines go and how to ask for more. */
+interface Level {
+  frameId: number;
+  /** The content script's reading, once started. */
+  reading?: string;
+  /** The document read in this frame (a different one later means the frame navigated). */
+  document?: string;
+  /** Added to the depth of this frame's lines. */
+  depth: number;
+  flags: WalkFlags;
+  /** The iframe's line, written before the frame's first line once it is known whether the frame can be reached. */
+  head?: { node: SnapNode; depth: number };
+}
+
+/** A random token for the iframe ↔ frameId handshake (Chromium has no runtime.getFrameId). */
+function frameToken(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(12));
+  return 'ft' + Array.from(bytes, (b) => (b % 36).toString(36)).join('');
+}
+
+export class Reading {
+  /** Lines read (and filtered) and not yet shown. */
+  readonly ready: Line[] = [];
+  readyChars = 0;
+  /** Lines shown so far: the index of the next line of the outline. */
+  shown = 0;
+  readAll = false;
+  /** The page changed while it was read; a modal was found after lines outside it were given. */
+  changed = false;
+  lateModal = false;
+  /** Milliseconds the frames' content scripts spent on this reading (their own count). */
+  contentMs = 0;
+  /** The top frame's document, URL and title (the page header). */
+  top = { document: '', url: '', title: '' };
+  private readonly stack: Level[] = [];
+  private readonly filter: LineFilter | undefined;
+  private readonly visitedBy = new Map<number, number>();
+  private readonly droppedBy = new Map<number, number>();
+  private readonly seenFrames = new Set<number>();
+  private frameOfToken = new Map<string, number>();
+  private childTokens = new Map<number, string[]>();
+  private started = false;
+
+  constructor(
+    readonly tab: number,
+    private readonly startFrame: number,
+    private readonly flags: WalkFlags,
+    filter: FilterSpec | undefined,
+  ) {
+    this.filter = filter ? new LineFilter(filter) : undefined;
+    this.seenFrames.add(startFrame);
+    this.stack.push({ frameId: startFrame, depth: 0, flags });
+  }
+
+  get visited(): number {
+    let v = 0;
+    for (const n of this.visitedBy.values()) v += n;
+    return v;
+  }
+
+  get dropped(): number {
+    let v = 0;
+    for (const n of this.droppedBy.values()) v += n;
+    return v;
+  }
+
+  /**
+   * Before the first lines: each child frame posts a token to its parent window, so the parent can tell which iframe
+   * shows it (Chromium; Firefox answers with runtime.getFrameId), and the top frame's document is learnt.
+   */
+  async begin(): Promise<void> {
+    if (this.started) return;
+    this.started = true;
+    const frames = await listFrames(this.tab);
+    await Promise.all(
+      frames
+        .filter((f) => f.frameId !== 0)
+        .map(async (f) => {
+          const token = frameToken();
+          try {
+            const r = await sendToFrame(this.tab, f.frameId, 'snapshot.hello', { token });
+            if ((r.value as { sent?: boolean })?.sent) {
+              this.frameOfToken.set(token, f.frameId);
+              const list = this.childTokens.get(f.parentFrameId) ?? [];
+              list.push(token);
+              this.childTokens.set(f.parentFrameId, list);
+            }
+          } catch {
+            /* a frame without our content script: shown as an iframe that is not loaded */
+          }
+        }),
+    );
+    if (this.startFrame !== 0) {
+      const doc = (await sendToFrame(this.tab, 0, 'document', {})).value as { document: string; url: string; title: string };
+      this.top = { document: doc.document, url: doc.url, title: doc.title };
+    }
+  }
+
+  /**
+   * Reads on until `room` characters of lines are ready, the outline ends, or `deadline` (ms since the epoch) is near.
+   * @throws LostPlace when a frame's reading is gone; OrielError when the top frame cannot be read.
+   */
+  async fill(room: number, deadline: number, margin = 1_500): Promise<void> {
+    await this.begin();
+    while (!this.readAll && this.readyChars < room) {
+      if (Date.now() > deadline - margin && this.ready.length > 0) return;
+      await this.pull(Math.min(Math.max(room - this.readyChars, 2_000) * (this.filter ? 8 : 1), MAX_WANT), deadline);
+    }
+  }
+
+  /** Takes the first `n` ready lines (they are shown). */
+  take(n: number): Line[] {
+    const out = this.ready.splice(0, n);
+    for (const l of out) this.readyChars -= l.d + l.t.length + 1;
+    this.shown += out.length;
+    return out;
+  }
+
+  /** Drops ready lines up to index `to` of the outline (a cursor read afresh resumes there). */
+  skipTo(to: number): void {
+    this.take(Math.max(0, Math.min(this.ready.length, to - this.shown)));
+  }
+
+  private put(line: Line): void {
+    const before = this.ready.length;
+    if (this.filter) this.filter.push(line, this.ready);
+    else this.ready.push(line);
+    for (let i = before; i < this.ready.length; i++) this.readyChars += this.ready[i]!.d + this.ready[i]!.t.length + 1;
+  }
+
+  /** The line of an iframe, at its depth, with `not-loaded` when its frame cannot be read. */
+  private frameLine(head: { node: SnapNode; depth: number }, loaded: boolean): Line {
+    const node: SnapNode = loaded ? head.node : { ...head.node, states: [...(head.node.states ?? []), 'not-loaded'] };
+    return lineOf(node, head.depth, { role: this.flags.lineRoles === true, search: this.flags.lineSearch === true }, []).line;
+  }
+
+  private async pull(want: number, deadline: number): Promise<void> {
+    const level = this.stack[this.stack.length - 1];
+    if (!level) {
+      this.readAll = true;
+      return;
+    }
+    const args: Record<string, unknown> = level.reading
+      ? { reading: level.reading, want }
+      : { flags: level.flags, want, expect: this.childTokens.get(level.frameId) ?? [] };
+    let reply: LinesReply | { lost: true };
+    try {
+      reply = (await sendToFrame(this.tab, level.frameId, 'snapshot.lines', args, { deadline })).value as LinesReply | { lost: true };
+    } catch (err) {
+      // A redaction setting that cannot be applied fails the snapshot; a child frame that cannot be read is shown so.
+      if (err instanceof OrielError && err.data.code === 'invalid_argument') throw err;
+      if (this.stack.length === 1) throw err;
+      if (level.head) this.put(this.frameLine(level.head, false));
+      else this.changed = true;
+      this.stack.pop();
+      return;
+    }
+    if ('lost' in reply) throw new LostPlace();
+    if (level.document !== undefined && reply.document !== level.document) throw new LostPlace();
+    level.document = reply.document;
+    level.reading = reply.reading;
+    if (level.frameId === 0 && this.startFrame === 0) this.top = { document: reply.document, url: reply.url, title: reply.title };
+    if (level.head) {
+      this.put(this.frameLine(level.head, true));
+      level.head = undefined;
+    }
+    this.visitedBy.set(level.frameId, reply.visited);
+    this.droppedBy.set(level.frameId, reply.dropped);
+    if (reply.changed) this.changed = true;
+    if (typeof reply.ms === 'number') this.contentMs += reply.ms;
+    if (reply.lateModal) this.lateModal = true;
+    for (const l of reply.lines) this.put(level.depth ? { ...l, d: l.d + level.depth } : l);
+    if (reply.done) this.stack.pop();
+    if (reply.stop) {
+      const s = reply.stop;
+      const child = typeof s.ref === 'number' ? s.ref : this.frameOfToken.get(s.ref);
+      const head = { node: s.node, depth: s.depth + level.depth };
+      if (child === undefined || this.seenFrames.has(child)) this.put(this.frameLine(head, false));
+      else {
+        this.seenFrames.add(child);
+        const flags: WalkFlags = { ...this.flags, inert: s.inert || level.flags.inert === true, inherit: s.inherit };
+        delete flags.root;
+        this.stack.push({ frameId: child, depth: head.depth + 1, flags, head });
+      }
+    }
+  }
+}

@@ -1,0 +1,203 @@
+// Snapshot readings of this document: a walk that writes outline lines page by page and waits, between pages, where
+// it stopped (extension/content/snapshot/walk.ts, emit.ts). The background asks for lines by the character; a cursor
+// continues the same reading without walking the page again, as long as the place it stopped at is still there.
+// Counterpart: extension/background/snapshot.ts.
+import { type Line, type LineFields, type WalkFlags } from '../../../shared/snapshot/index.js';
+import type { HandleRegistry } from '../registry.js';
+import { isSecretField } from '../redaction.js';
+import { computeRole } from './cache.js';
+import { mutationCount } from './changes.js';
+import { Emitter, type FrameStop } from './emit.js';
+import { frameRefOf } from './frames.js';
+import { Walker, type WalkEnv } from './walk.js';
+
+/** Readings kept per document (older ones are dropped; their cursors fall back to reading afresh). */
+const MAX_READINGS = 3;
+/** The least the walk goes on for between two looks at what is ready, in estimated characters (more walk than needed is wasted on a page that stops at the budget). */
+const WALK_STEP_CHARS = 500;
+/** Time kept free before the call's deadline, ms: the lines so far are returned, the rest continues by cursor. */
+const DEADLINE_MARGIN_MS = 1500;
+
+export interface LinesReply {
+  reading: string;
+  document: string;
+  url: string;
+  title: string;
+  lines: Line[];
+  /** An iframe the lines stopped at: its line and frame are the background's to write and read. */
+  stop?: FrameStop;
+  /** Every line of this frame has been given. */
+  done: boolean;
+  visited: number;
+  dropped: number;
+  /** The document changed since the reading began. */
+  changed: boolean;
+  /** A modal dialog was found after lines outside it had already been given unmarked. */
+  lateModal: boolean;
+  /** Milliseconds this answer took in the page. */
+  ms: number;
+}
+
+class Reading {
+  readonly id = 'r' + Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => (b % 36).toString(36)).join('');
+  private walker!: Walker;
+  private emitter!: Emitter;
+  private given = 0;
+  private restarted = false;
+  lateModal = false;
+  /** The document's mutation count when the reading began (./changes.ts). */
+  private readonly mutationsAtStart = mutationCount();
+
+  constructor(
+    private readonly flags: WalkFlags,
+    private readonly registry: HandleRegistry,
+    private readonly root: Element,
+  ) {
+    this.begin(prepass());
+  }
+
+  /** Whether the DOM changed since the reading began. */
+  get changed(): boolean {
+    return mutationCount() !== this.mutationsAtStart;
+  }
+
+  private begin(found: Prepass): void {
+    const env: WalkEnv = { modal: found.modal, secretFields: () => prepass().secretFields };
+    this.walker = new Walker(this.flags, this.registry, frameRefOf, env);
+    this.walker.start(this.root);
+    const fields: LineFields = { role: this.flags.lineRoles === true, search: this.flags.lineSearch === true };
+    this.emitter = new Emitter(this.walker, fields);
+  }
+
+  /** Whether the walk can continue where it stopped (the page may have changed around it). */
+  get intact(): boolean {
+    return this.walker.intact();
+  }
+
+  /** Lines until `want` characters, an iframe, or the end; the walk goes on only as far as they need. */
+  read(want: number, deadline: number | undefined): LinesReply {
+    const t0 = performance.now();
+    let lines: Line[] = [];
+    let chars = 0;
+    let stop: FrameStop | undefined;
+    let done = false;
+    for (;;) {
+      const r = this.emitter.drain(want - chars);
+      for (const l of r.lines) lines.push(l);
+      chars += r.chars;
+      if (r.stop) stop = r.stop;
+      if (r.stop || r.done || chars >= want) {
+        done = r.done;
+        break;
+      }
+      if (deadline !== undefined && Date.now() > deadline - DEADLINE_MARGIN_MS && lines.length > 0) break;
+      this.walker.walk(this.walker.chars + Math.max(want - chars, WALK_STEP_CHARS));
+      if (this.walker.unexpectedModal && !this.restarted) {
+        // A modal the document query did not find (inside a shadow root): read again knowing it, if nothing was given.
+        this.restarted = true;
+        if (this.given === 0) {
+          this.begin({ ...prepass(), modal: true });
+          lines = [];
+          chars = 0;
+        } else this.lateModal = true;
+      }
+    }
+    this.given += lines.length;
+    const reply: LinesReply = {
+      reading: this.id,
+      document: this.registry.namespace,
+      url: location.href,
+      title: document.title,
+      lines,
+      done,
+      visited: this.walker.visited,
+      dropped: this.walker.dropped,
+      changed: this.changed,
+      lateModal: this.lateModal,
+      ms: Math.round((performance.now() - t0) * 10) / 10,
+    };
+    if (stop) reply.stop = stop;
+    return reply;
+  }
+
+}
+
+/** Readings of the document each registry names (a new document, a new registry: old readings are gone with it). */
+const readings = new WeakMap<HandleRegistry, Map<string, Reading>>();
+
+/** Starts a reading of `root` (the document element, or the element of a root handle). */
+export function startReading(flags: WalkFlags, registry: HandleRegistry, root: Element): Reading {
+  let map = readings.get(registry);
+  if (!map) readings.set(registry, (map = new Map()));
+  while (map.size >= MAX_READINGS) map.delete(map.keys().next().value!);
+  const r = new Reading(flags, registry, root);
+  map.set(r.id, r);
+  return r;
+}
+
+/** The reading `id` of this document, when it is still kept and its place in the page is still there. */
+export function continueReading(registry: HandleRegistry, id: string): Reading | undefined {
+  const r = readings.get(registry)?.get(id);
+  return r && r.intact ? r : undefined;
+}
+
+/** What one look over the document finds before a reading starts. */
+interface Prepass {
+  /** An open modal dialog shows: controls outside it are inert. */
+  modal: boolean;
+  /** The document has secret fields (then their values are collected, to be scrubbed from what is written). */
+  secretFields: boolean;
+}
+
+/**
+ * One query over the document, repeated only after the DOM changed (not its shadow trees; the walk notes what it meets
+ * there): secret fields (password inputs, and `autocomplete` tokens ../redaction.ts calls secret), and open modal
+ * dialogs — a
+ * `<dialog>` opened with showModal() (`:modal`), or an element with role dialog or alertdialog and
+ * `aria-modal="true"` (https://w3c.github.io/aria/#aria-modal). Everything outside a modal is inert
+ * (https://html.spec.whatwg.org/multipage/interaction.html#modal-dialogs-and-inert-subtrees).
+ */
+function prepass(): Prepass {
+  const now = mutationCount();
+  if (!candidates || candidates.mutations !== now) {
+    let found: Element[] | undefined;
+    try {
+      found = Array.from(document.querySelectorAll('input[type="password" i], [autocomplete], dialog, [aria-modal="true"]'));
+    } catch {
+      found = undefined;
+    }
+    candidates = { mutations: now, found };
+  }
+  if (!candidates.found) return { modal: false, secretFields: true };
+  const out: Prepass = { modal: false, secretFields: false };
+  for (const el of candidates.found) {
+    if (!out.secretFields && isSecretField(el)) out.secretFields = true;
+    if (!out.modal && el.isConnected && isModal(el)) out.modal = true;
+  }
+  return out;
+}
+
+/**
+ * The elements the last look found, kept while the DOM does not change (./changes.ts): whether a dialog is modal now,
+ * and the values of fields, are read from them afresh each time.
+ */
+let candidates: { mutations: number; found: Element[] | undefined } | undefined;
+
+function isModal(el: Element): boolean {
+  const dialog = el.localName === 'dialog';
+  if (dialog ? !matchesModal(el) && el.getAttribute('aria-modal') !== 'true' : el.getAttribute('aria-modal') !== 'true') return false;
+  if (!dialog) {
+    const role = computeRole(el);
+    if (role !== 'dialog' && role !== 'alertdialog') return false;
+  }
+  const check = (el as Element & { checkVisibility?: () => boolean }).checkVisibility;
+  return check ? check.call(el) : true;
+}
+
+function matchesModal(el: Element): boolean {
+  try {
+    return el.matches(':modal');
+  } catch {
+    return false;
+  }
+}
