@@ -18,7 +18,7 @@ export const CAPABILITIES = ['none', 'read', 'act', 'exec'] as const;
 export type Capability = (typeof CAPABILITIES)[number];
 export const CapabilitySchema = z.enum(CAPABILITIES);
 
-/** Snapshot arguments (SPEC §3). Limits in characters. */
+/** Snapshot arguments (docs/snapshot-format.md). Limits in characters. */
 export const SnapshotArgs = z.object({
   root: HandleSchema.optional().describe('Snapshot only the subtree under this handle. Default: the whole page.'),
   query: z.string().max(200).optional().describe('Keep only nodes whose name, text or value contains this text (case-insensitive), with their ancestors.'),
@@ -61,6 +61,8 @@ export const SnapshotResult = z.object({
   document: z.string(),
   url: z.string(),
   title: z.string(),
+  /** Present while the top document is still loading (its `document.readyState`): the outline may be incomplete. */
+  loading: z.enum(['loading', 'interactive']).optional(),
   text: z.string(),
   coverage: CoverageSchema,
   cursor: z.string().optional(),
@@ -72,7 +74,7 @@ export type SnapshotResult = z.infer<typeof SnapshotResult>;
 
 /**
  * The user's redaction policy from the options page. The background attaches it to every content action as
- * `redaction` after validating the agent's arguments, so an agent can neither send nor weaken it (SPEC §3).
+ * `redaction` after validating the agent's arguments, so an agent can neither send nor weaken it (docs/redaction.md).
  */
 export const RedactionPolicy = z.object({
   selectors: z.array(z.string().max(1000)).max(200),
@@ -116,7 +118,7 @@ export const NavigateResult = z.object({
 });
 export type NavigateResult = z.infer<typeof NavigateResult>;
 
-/** `type` (SPEC §4): fill an input, textarea, contenteditable or select. */
+/** `type`: fill an input, textarea, contenteditable or select. */
 export const TypeArgs = TargetArgs.extend({
   text: z.string().max(100_000).describe('Text to enter. For a <select>: the label or value of the option to choose.'),
   clear: z.boolean().optional().describe('Clear the field before typing. Default true; false appends at the end.'),
@@ -141,7 +143,7 @@ export const TypeResult = z.object({
 });
 export type TypeResult = z.infer<typeof TypeResult>;
 
-/** `wait_for` (SPEC §4): a handle, selector or text reaching a state. */
+/** `wait_for`: a handle, selector or text reaching a state. */
 export const WaitForArgs = TargetArgs.extend({
   text: z.string().min(1).max(500).optional().describe('Visible text to wait for (case-insensitive, whitespace-normalised), instead of handle or selector.'),
   state: z.enum(['visible', 'hidden', 'attached', 'detached']).optional().describe('State to wait for. Default "visible".'),
@@ -157,7 +159,7 @@ export const WaitForResult = z.object({
 });
 export type WaitForResult = z.infer<typeof WaitForResult>;
 
-/** `extract` (SPEC §4): one value from one element. */
+/** `extract`: one value from one element. */
 export const ExtractArgs = TargetArgs.extend({
   what: z.enum(['text', 'value', 'attribute', 'property']).optional().describe('What to read: visible text, form value, an attribute, or a live DOM property. Default "text".'),
   name: z.string().min(1).max(200).optional().describe('Attribute or property name, for what="attribute" / "property" (e.g. "href", "checked").'),
@@ -172,7 +174,7 @@ export const ExtractResult = z.object({
 });
 export type ExtractResult = z.infer<typeof ExtractResult>;
 
-/** `extract_rows` (SPEC §4): a list or table as records. */
+/** `extract_rows`: a list or table as records. */
 export const ExtractRowsArgs = z.object({
   handle: HandleSchema.optional().describe('A table (columns come from its headers) or a container to search rows in.'),
   selector: z.string().max(1000).optional().describe('CSS selector of the rows (inside handle when given). Default for a table: its body rows; for a list: its items.'),
@@ -204,7 +206,7 @@ export const ExtractRowsResult = z.object({
 });
 export type ExtractRowsResult = z.infer<typeof ExtractRowsResult>;
 
-/** `evaluate` (SPEC §4): one expression in the page's main world. */
+/** `evaluate`: one expression in the page's main world. */
 export const EvaluateArgs = z.object({
   expression: z.string().min(1).max(100_000).describe('One JavaScript expression, evaluated in the page; a promise is awaited. Its value must be JSON-serialisable.'),
   max_chars: z.number().int().min(100).max(200_000).optional().describe('Longest JSON result returned. Default 20000.'),
@@ -220,7 +222,7 @@ export const EvaluateResult = z.object({
 });
 export type EvaluateResult = z.infer<typeof EvaluateResult>;
 
-/** `screenshot` (SPEC §4): the visible tab, or one element. */
+/** `screenshot`: the visible tab, or one element. */
 export const ScreenshotArgs = TargetArgs.extend({
   format: z.enum(['jpeg', 'png']).optional().describe('Image format. Default "jpeg".'),
   quality: z.number().int().min(10).max(100).optional().describe('JPEG quality. Default 70.'),
@@ -302,7 +304,11 @@ export type CallTabOperationResult = z.infer<typeof CallTabOperationResult>;
  * origins: sandboxed frames, data: URLs, and file: pages in some browsers), which its URL alone cannot tell.
  */
 export const DocumentArgs = z.object({}).strict();
-export const DocumentResult = z.object({ document: z.string(), url: z.string(), title: z.string(), origin: z.string() });
+/** `document.readyState` (HTML, "current document readiness"): "loading" while the parser runs, "interactive" until the load event. */
+export const ReadyState = z.enum(['loading', 'interactive', 'complete']);
+export type ReadyState = z.infer<typeof ReadyState>;
+export const DocumentResult = z.object({ document: z.string(), url: z.string(), title: z.string(), origin: z.string(), ready_state: ReadyState });
+export type DocumentResult = z.infer<typeof DocumentResult>;
 
 /** `cancel`: abort the content side of call `call` (best effort). */
 export const CancelArgs = z.object({ call: z.number().int() }).strict();

@@ -1,4 +1,4 @@
-// The setup half of the `oriel` CLI (SPEC §11): install, uninstall, doctor, status, config. broker/cli/main.ts calls
+// The setup half of the `oriel` CLI (docs/install.md): install, uninstall, doctor, status, config. broker/cli/main.ts calls
 // registerSetupCommands; the logic lives in the neighbouring modules.
 import { Argument, Option, type Command } from 'commander';
 import { hubSocketPath, runtimeDirIssue } from '../common/paths.js';

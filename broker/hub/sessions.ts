@@ -1,4 +1,4 @@
-// The hub's session table: every shared tab of every connected browser, the session-omission rule (SPEC §2), and
+// The hub's session table: every shared tab of every connected browser, the session-omission rule (docs/architecture.md, "Sessions"), and
 // ended sessions remembered so late calls get `session_gone` rather than `no_session`.
 import { errorData, OrielError } from '../../shared/errors.js';
 import type { TabInfo } from '../../shared/protocol.js';
@@ -16,7 +16,7 @@ export interface Session {
   connected: boolean;
 }
 
-/** How long a disconnected browser's sessions keep their ids waiting for it to come back (SPEC §7), ms. */
+/** How long a disconnected browser's sessions keep their ids waiting for it to come back (docs/architecture.md, "Ordering and leases"), ms. */
 export const RECONNECT_GRACE_MS = 30_000;
 /** How many ended session ids are remembered for `session_gone` answers. */
 const ENDED_MEMORY = 1000;
@@ -88,7 +88,7 @@ export class SessionTable {
   }
 
   /**
-   * Applies SPEC §2: an explicit id must exist; an omitted one is allowed only when exactly one session exists.
+   * Applies the session rule of docs/architecture.md, "Sessions": an explicit id must exist; an omitted one is allowed only when exactly one session exists.
    * @throws OrielError `no_session`, `ambiguous_session` (naming every session), `session_gone`.
    */
   resolve(id: string | undefined): Session {

@@ -3,6 +3,7 @@
 // filters the stream. A reading is kept between pages, so a cursor continues it where it stopped.
 import { OrielError } from '../../shared/errors.js';
 import { LineFilter, lineOf, type FilterSpec, type Line, type SnapNode, type WalkFlags } from '../../shared/snapshot/index.js';
+import type { DocumentResult, ReadyState } from '../../shared/ops.js';
 import { listFrames, sendToFrame } from './frames.js';
 
 /** What a frame's content script answers to `snapshot.lines` (extension/content/snapshot/session.ts LinesReply). */
@@ -11,6 +12,7 @@ interface LinesReply {
   document: string;
   url: string;
   title: string;
+  ready_state: ReadyState;
   lines: Line[];
   stop?: { node: SnapNode; depth: number; ref: number | string; inert: boolean; inherit: string[] };
   done: boolean;
@@ -60,7 +62,7 @@ export class Reading {
   /** Milliseconds the frames' content scripts spent on this reading (their own count). */
   contentMs = 0;
   /** The top frame's document, URL and title (the page header). */
-  top = { document: '', url: '', title: '' };
+  top: { document: string; url: string; title: string; ready_state: ReadyState } = { document: '', url: '', title: '', ready_state: 'complete' };
   private readonly stack: Level[] = [];
   private readonly filter: LineFilter | undefined;
   private readonly visitedBy = new Map<number, number>();
@@ -120,8 +122,8 @@ export class Reading {
         }),
     );
     if (this.startFrame !== 0) {
-      const doc = (await sendToFrame(this.tab, 0, 'document', {})).value as { document: string; url: string; title: string };
-      this.top = { document: doc.document, url: doc.url, title: doc.title };
+      const doc = (await sendToFrame(this.tab, 0, 'document', {})).value as DocumentResult;
+      this.top = { document: doc.document, url: doc.url, title: doc.title, ready_state: doc.ready_state };
     }
   }
 
@@ -188,7 +190,7 @@ export class Reading {
     if (level.document !== undefined && reply.document !== level.document) throw new LostPlace();
     level.document = reply.document;
     level.reading = reply.reading;
-    if (level.frameId === 0 && this.startFrame === 0) this.top = { document: reply.document, url: reply.url, title: reply.title };
+    if (level.frameId === 0 && this.startFrame === 0) this.top = { document: reply.document, url: reply.url, title: reply.title, ready_state: reply.ready_state };
     if (level.head) {
       this.put(this.frameLine(level.head, true));
       level.head = undefined;

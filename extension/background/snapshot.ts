@@ -2,7 +2,7 @@
 // (./snapshot-reading.ts), cursors that continue the same reading, and `since`: what changed since a snapshot the agent
 // has, as a diff keyed by handles. Counterparts: extension/content/snapshot/ (walker, lines), shared/snapshot (model).
 import { errorData, OrielError } from '../../shared/errors.js';
-import type { SnapshotArgs, SnapshotResult } from '../../shared/ops.js';
+import type { ReadyState, SnapshotArgs, SnapshotResult } from '../../shared/ops.js';
 import {
   DEFAULT_BUDGET,
   HARD_CAP,
@@ -180,6 +180,8 @@ async function page(k: Kept, budget: number, deadline: number, notes: string[], 
   // At least one line: a page always shows one, cut if it must be.
   await r.fill(Math.max(1, budget - 300 - PAGE_RESERVE), deadline);
   if (!k.document) k.document = r.top.document;
+  const loading = loadingNote(r.top.ready_state);
+  if (loading) notes = [loading, ...notes];
   if (r.lateModal) notes = [...notes, 'note: a modal dialog was found after the first lines were read; controls outside it shown before are not marked inert'];
   const p = composePage({
     meta: { ...shownTop(k), snapshot: k.id },
@@ -201,12 +203,24 @@ async function page(k: Kept, budget: number, deadline: number, notes: string[], 
     document: r.top.document,
     url: shownTop(k).url,
     title: r.top.title,
+    ...(r.top.ready_state !== 'complete' ? { loading: r.top.ready_state } : {}),
     text: p.text,
     coverage: { visited: r.visited, shown: p.lines.length, omitted: p.coverage.omitted, truncated: p.cursor !== undefined || r.dropped > 0, read_all: r.readAll },
     timing: { content_ms: contentMs(r, contentBefore), browser_ms: 0 },
   };
   if (p.cursor) result.cursor = encodeCursor(p.cursor);
   return result;
+}
+
+/**
+ * A note for a top document that has not finished loading (`document.readyState`, HTML "current document readiness"):
+ * while it is "loading" the parser has not reached the end, so the outline may stop early; while "interactive" the
+ * DOM is whole but the load event has not fired (images, frames and scripts may still change it).
+ */
+function loadingNote(state: ReadyState): string | undefined {
+  if (state === 'loading') return 'note: the document is still loading (the parser has not reached its end): this outline may be incomplete; wait_for what you need, or snapshot again';
+  if (state === 'interactive') return 'note: the document is still loading (parsed, but its load event has not fired): parts may still change';
+  return undefined;
 }
 
 /** The top frame's document, title and URL as shown: without the values of secret query parameters. */
@@ -255,7 +269,8 @@ async function since(k: Kept, sinceId: string, budget: number, deadline: number)
     if (d.chars > room || (d.chars > DIFF_WORTH * total && total > 2_000)) reason = `the change is too large for a diff (${d.chars} characters of ${total})`;
     else {
       const summary = d.changed + d.added + d.removed.length === 0 ? 'none' : `${d.changed} changed, ${d.added} added, ${d.removed.length} removed`;
-      const body = [`changes since ${sinceId}: ${summary}`];
+      const loading = loadingNote(r.top.ready_state);
+      const body = [...(loading ? [loading] : []), `changes since ${sinceId}: ${summary}`];
       for (const h of d.hunks) body.push(h.where, ...h.lines.map(lineText));
       if (d.removed.length) body.push(removedLine(d.removed));
       // What the agent now knows: the new outline as far as the comparison went.
@@ -289,6 +304,7 @@ function result(k: Kept, text: string, changes: { since: string; changed: number
     document: r.top.document,
     url: shownTop(k).url,
     title: r.top.title,
+    ...(r.top.ready_state !== 'complete' ? { loading: r.top.ready_state } : {}),
     text,
     coverage: { visited: r.visited, shown: 0, omitted: r.ready.length + r.dropped, truncated: cursor !== undefined, read_all: r.readAll },
     changes: { ...changes, shown_as: shownAs },

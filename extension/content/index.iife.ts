@@ -27,7 +27,7 @@ const HANDLERS: ContentHandlers = {
   ...pageToolHandlers,
   ...maskHandlers,
   /** The document this frame shows: its id (handle namespace), URL, title and origin (https://html.spec.whatwg.org/multipage/webappapis.html#dom-origin-dev). */
-  document: (_args, ctx) => ({ document: ctx.registry.namespace, url: location.href, title: document.title, origin: window.origin }),
+  document: (_args, ctx) => ({ document: ctx.registry.namespace, url: location.href, title: document.title, origin: window.origin, ready_state: document.readyState }),
   lifeline: ({ hold }) => {
     // Only the top frame holds one: a tab needs one lifeline, whatever its frames.
     if (window === window.top) holdLifeline(hold);

@@ -1,4 +1,4 @@
-// navigate, evaluate and screenshot through MCP in real browsers (SPEC §4; issue 4): the operations the extension's
+// navigate, evaluate and screenshot through MCP in real browsers (docs/tools.md): the operations the extension's
 // background runs with browser APIs, each with the errors it can return.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BROWSERS, until } from './harness.js';

@@ -1,4 +1,4 @@
-// click through MCP in real browsers (SPEC §4, §9; issue 4): actionability waits, what covers a target, scroll
+// click through MCP in real browsers (docs/tools.md; docs/architecture.md, "Input"): actionability waits, what covers a target, scroll
 // containers, shadow roots, the event order a person's click produces, evidence, and every error click can return.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BROWSERS } from './harness.js';

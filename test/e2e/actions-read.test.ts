@@ -1,4 +1,4 @@
-// wait_for, extract and extract_rows through MCP in real browsers (SPEC §4; issue 4): slow-appearing and vanishing
+// wait_for, extract and extract_rows through MCP in real browsers (docs/tools.md): slow-appearing and vanishing
 // content, text in shadow roots, timeouts, every kind of value, redaction refused, lists and span-resolved tables
 // with a cursor, and the errors each tool returns.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

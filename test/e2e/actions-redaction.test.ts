@@ -1,4 +1,4 @@
-// Redaction in the action tools (SPEC §3) through MCP in real Chromium and Firefox: the user's selectors (written
+// Redaction in the action tools (docs/redaction.md) through MCP in real Chromium and Firefox: the user's selectors (written
 // through the options page) remove subtrees from extract, extract_rows, wait_for, click and type as they do from the
 // snapshot; secret fields leak neither through an ancestor's markup nor through selectors that probe `value`.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';

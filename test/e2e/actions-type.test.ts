@@ -1,4 +1,4 @@
-// type through MCP in real browsers (SPEC §4, §9; issue 4): key-by-key events, clear/append, maxlength, selects by
+// type through MCP in real browsers (docs/tools.md; docs/architecture.md, "Input"): key-by-key events, clear/append, maxlength, selects by
 // label or value with disabled options refused, contenteditable, Enter as implicit submission, redaction of the echo,
 // and React, Vue and Angular controlled fields ending up with the value in the framework's own state.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -265,17 +265,19 @@ export async function launchRig(
       const manager = await extensionPage('popup');
       const selector = `label.tab[data-url*="${urlPart.replace(/"/g, '\\"')}"] input`;
       await manager.waitForSelector(selector, { timeout: SIGNAL_TIMEOUT_MS });
+      // The live list re-renders as tabs open and change: a click can land on a switch that was just replaced and do
+      // nothing. Click until the switch shows the wanted state (each look waits on the popup's own re-render).
       for (let attempt = 0; ; attempt++) {
         try {
           const checked = await manager.$eval(selector, (el) => (el as HTMLInputElement).checked);
-          if (checked !== shared) await manager.click(selector);
+          if (checked === shared) break;
+          await manager.click(selector);
+          await manager.waitForFunction((sel, want) => (document.querySelector(sel) as HTMLInputElement | null)?.checked === want, { timeout: attempt < 3 ? 5_000 : SIGNAL_TIMEOUT_MS, polling: 50 }, selector, shared);
           break;
         } catch (err) {
-          // The live list re-rendered between finding the switch and clicking it; find it again.
           if (attempt >= 3) throw err;
         }
       }
-      await manager.waitForFunction((sel, want) => (document.querySelector(sel) as HTMLInputElement | null)?.checked === want, { timeout: SIGNAL_TIMEOUT_MS, polling: 50 }, selector, shared);
       // Like a person who shares the tab they are looking at, end with the shared tab in front.
       const target = (await browser.pages()).find((p) => p.url().includes(urlPart));
       await target?.bringToFront();

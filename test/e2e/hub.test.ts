@@ -1,4 +1,4 @@
-// The hub's life (SPEC §1): one per user even when relays race, shared by every client, surviving the native host's
+// The hub's life (docs/architecture.md, "Parts"): one per user even when relays race, shared by every client, surviving the native host's
 // death and respawn, and leaving when idle.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, execFileSync } from 'node:child_process';
@@ -64,7 +64,7 @@ describe('hub life', () => {
     );
     for (const r of relays) r.stdin.write(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }) + '\n');
     for (const a of await Promise.all(answers)) expect(a).toContain('"serverInfo"');
-    // SPEC §10: a private folder and socket, no TCP port.
+    // docs/architecture.md, "Security boundaries": a private folder and socket, no TCP port.
     expect(statSync(env.ORIEL_RUNTIME_DIR!).mode & 0o777).toBe(0o700);
     expect(statSync(path.join(env.ORIEL_RUNTIME_DIR!, 'hub.sock')).mode & 0o777).toBe(0o600);
     // Losers of the lock race exit at once; one hub remains.

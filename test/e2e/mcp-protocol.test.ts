@@ -1,4 +1,4 @@
-// Protocol eras on the stdio endpoint (SPEC §4): 2026-07-28 and the 2025 revisions on one `oriel mcp`, an
+// Protocol eras on the stdio endpoint: 2026-07-28 and the 2025 revisions on one `oriel mcp`, an
 // unsupported modern version refused with -32022 naming the supported ones, a legacy client answered with a version
 // we speak; and the official client connecting in both eras with no browser attached.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// The native-host relay and the hub socket under bad input (SPEC §1, §10): truncated, oversized, non-JSON and
+// The native-host relay and the hub socket under bad input (docs/architecture.md, "Parts" and "Security boundaries"): truncated, oversized, non-JSON and
 // unknown-type frames are rejected with a log line, valid frames keep flowing, stdout carries only frames.
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';

@@ -4,6 +4,7 @@
 // outline. The diff is a small part of the outline when one row changed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BROWSERS, handleOf } from './harness.js';
+import { answerPrompt } from './consent-helpers.js';
 import { body, snapshotSession, type Snap, type SnapSession } from './snapshot-setup.js';
 
 describe.each(BROWSERS)('changes since a snapshot in %s', (kind) => {
@@ -65,7 +66,9 @@ describe.each(BROWSERS)('changes since a snapshot in %s', (kind) => {
     const full = await start();
     const toggle = handleOf(full.text, /button "Frame toggle"/);
     expect(toggle.split('.')[0]).not.toBe(full.document);
-    expect((await s.tool('click', { handle: toggle })).isError).toBe(false);
+    // Acting in a frame of another origin asks the person first: answer once, as they would in the popup.
+    const [clicked] = await Promise.all([s.tool('click', { handle: toggle }), answerPrompt(s.rig, { capability: 'act', origin: s.b }, 'allow_once', s.page)]);
+    expect(clicked.isError, clicked.text).toBe(false);
     const d = await s.snapshot({ since: full.snapshot });
     expect(d.changes?.shown_as).toBe('diff');
     // The frame's text changed: its iframe line shows where, the text under it is the change.

@@ -1,4 +1,4 @@
-// Handle lifecycle (SPEC §3) in real Chromium and Firefox, through the real chain (shared tab, native messaging, hub,
+// Handle lifecycle (docs/architecture.md, "Handles") in real Chromium and Firefox, through the real chain (shared tab, native messaging, hub,
 // `oriel mcp`, official MCP client in both eras): kept across snapshots, new for look-alikes, detached when removed,
 // unknown after navigation / reload / document.open() / from another tab, no_snapshot before any; and a hostile page
 // cannot enumerate, read or forge handles or the registry. Handles are checked with the tools that take them (extract,

@@ -143,10 +143,24 @@ dialog "Cookie consent" [modal] @h
 `],
 ];
 
+/** A page whose second half the server holds back until the test releases it: the parser stops half-way. */
+function slowPage() {
+  let release = () => {};
+  const held = new Promise<void>((r) => (release = r));
+  const route = (_req: unknown, res: import('node:http').ServerResponse) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+    // Padding past the browsers' first-chunk buffering, so the first half is parsed and shown at once.
+    res.write(`<!doctype html><title>Slow</title><!--${' '.repeat(4096)}--><h1>First half</h1><button>Early</button>`);
+    void held.then(() => res.end('<p>Second half</p><button>Late</button>'));
+  };
+  return { route, release: () => release() };
+}
+
 describe.each(BROWSERS)('snapshot outline in %s', (kind) => {
   let s: SnapSession;
+  const slow = slowPage();
   beforeAll(async () => {
-    s = await snapshotSession(kind);
+    s = await snapshotSession(kind, { '/slow.html': slow.route });
   });
   afterAll(async () => {
     await s?.close();
@@ -200,6 +214,22 @@ describe.each(BROWSERS)('snapshot outline in %s', (kind) => {
     const act = strip(body(await s.snapshot({ interactive_only: true }, 'legacy')));
     expect(act).not.toContain('"$39.00"');
     expect(act).toContain('checkbox "In stock" [checked] @h');
+  });
+
+  it('says when the document is still loading, and stops saying so once it has loaded', async () => {
+    expect((await s.tool('navigate', { url: `${s.a}/slow.html`, wait_until: 'none' })).isError).toBe(false);
+    expect((await s.tool('wait_for', { text: 'First half' })).isError).toBe(false);
+    const early = await s.snapshot({}, 'modern');
+    expect(early.loading).toBe('loading');
+    expect(early.text.split('\n')[1]).toMatch(/^note: the document is still loading \(the parser has not reached its end\)/);
+    expect(early.text).toContain('button "Early"');
+    expect(early.text).not.toContain('Late');
+    slow.release();
+    await s.page.waitForFunction(() => document.readyState === 'complete');
+    const done = await s.snapshot({}, 'legacy');
+    expect(done.loading).toBeUndefined();
+    expect(done.text).not.toContain('still loading');
+    expect(done.text).toContain('button "Late"');
   });
 
   it('snapshots the subtree under a root handle', async () => {

@@ -1,4 +1,4 @@
-// Redaction (SPEC §3) in real Chromium and Firefox, through the real chain (shared tab, native messaging, hub,
+// Redaction (docs/redaction.md) in real Chromium and Firefox, through the real chain (shared tab, native messaging, hub,
 // `oriel mcp`, official MCP client in both eras): secret fields, the value cap, user selectors removing whole subtrees,
 // an invalid selector failing the snapshot, and arguments that cannot switch any of it off. The user's settings are
 // written through the options page's form, as a person would.

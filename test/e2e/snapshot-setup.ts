@@ -19,6 +19,7 @@ export interface Snap {
   text: string;
   coverage: { visited: number; shown: number; omitted: number; truncated: boolean; read_all: boolean };
   cursor?: string;
+  loading?: 'loading' | 'interactive';
   changes?: { since: string; shown_as: 'diff' | 'outline'; changed: number; added: number; removed: number; reason?: string };
 }
 
@@ -51,8 +52,8 @@ async function sessionOf(client: Client, marker: string): Promise<string> {
 }
 
 /** Launches `kind`, serves the fixtures twice, shares one tab and waits until it is a session. */
-export async function snapshotSession(kind: BrowserKind): Promise<SnapSession> {
-  const [serverA, serverB, rig] = await Promise.all([serveFixtures(SNAPSHOT_FIXTURES), serveFixtures(SNAPSHOT_FIXTURES), launchRig(kind)]);
+export async function snapshotSession(kind: BrowserKind, routes: Parameters<typeof serveFixtures>[1] = {}): Promise<SnapSession> {
+  const [serverA, serverB, rig] = await Promise.all([serveFixtures(SNAPSHOT_FIXTURES, routes), serveFixtures(SNAPSHOT_FIXTURES), launchRig(kind)]);
   const clients = { legacy: await rig.client('legacy', 'snapshot-legacy'), modern: await rig.client('modern', 'snapshot-modern') };
   const url = (file: string) => `${serverA.origin}/${file.replace('{b}', serverB.origin)}`;
   const page = await rig.open(url('basic.html?shared=main'));

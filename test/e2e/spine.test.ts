@@ -1,6 +1,6 @@
 // The spine, end to end in each real browser: popup sharing → native messaging → hub → `oriel mcp` → official MCP
 // client in both protocol eras. The unpacked build under its pinned id (allowed beside the store id), list_sessions,
-// snapshot, click (the page changes), navigate (old handles die), and the session rules of SPEC §2.
+// snapshot, click (the page changes), navigate (old handles die), and the session rules of docs/architecture.md, "Sessions".
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

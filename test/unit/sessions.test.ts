@@ -87,7 +87,7 @@ describe('SessionTable', () => {
 });
 
 describe('error vocabulary', () => {
-  it('gives every code a next step, so no failure leaves the agent without one (SPEC §5)', async () => {
+  it('gives every code a next step, so no failure leaves the agent without one', async () => {
     const { ERROR_CODES, errorData } = await import('../../shared/errors.js');
     for (const code of ERROR_CODES) {
       const e = errorData(code, 'x');

@@ -1,4 +1,4 @@
-// wait_for, extract, extract_rows: reading the page without changing it (SPEC §4).
+// wait_for, extract, extract_rows: reading the page without changing it.
 // Page side: extension/content/actions/wait.ts, extract.ts, rows.ts.
 import { ExtractArgs, ExtractResult, ExtractRowsArgs, ExtractRowsResult, WaitForArgs, WaitForResult } from '../../../shared/ops.js';
 import { orielError } from '../../../shared/errors.js';

@@ -1,4 +1,4 @@
-// screenshot: a bounded, downscaled image of the visible tab or of one element (SPEC §4).
+// screenshot: a bounded, downscaled image of the visible tab or of one element.
 // Page side: extension/background/ops/screenshot.ts (capture, crop, scale) and content element_rect.
 import { ScreenshotArgs, ScreenshotResult } from '../../../shared/ops.js';
 import { orielError } from '../../../shared/errors.js';

@@ -1,4 +1,4 @@
-// snapshot: the page outline with element handles (SPEC §3).
+// snapshot: the page outline with element handles (docs/snapshot-format.md).
 import { SnapshotArgs, SnapshotResult } from '../../../shared/ops.js';
 import { defineTool } from './types.js';
 

@@ -17,7 +17,7 @@ import { checkTarget, clip } from './target.js';
 const DEFAULT_TIMEOUT_MS = 5000;
 /** Longer text is inserted in one input event (as a paste would), not key by key. */
 const PER_KEY_LIMIT = 256;
-/** Values echoed back are capped like snapshot values (SPEC §3). */
+/** Values echoed back are capped like snapshot values (docs/snapshot-format.md). */
 const ECHO_LIMIT = 200;
 
 /** Input types whose value is set as a whole (a person uses a picker). */

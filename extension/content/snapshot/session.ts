@@ -23,6 +23,8 @@ export interface LinesReply {
   document: string;
   url: string;
   title: string;
+  /** `document.readyState` when the lines were read. */
+  ready_state: DocumentReadyState;
   lines: Line[];
   /** An iframe the lines stopped at: its line and frame are the background's to write and read. */
   stop?: FrameStop;
@@ -108,6 +110,7 @@ class Reading {
       document: this.registry.namespace,
       url: location.href,
       title: document.title,
+      ready_state: document.readyState,
       lines,
       done,
       visited: this.walker.visited,
