@@ -9,7 +9,7 @@ import { BRIDGE_LIMITS } from './bridge.js';
  * Version of the browser ⇄ hub protocol; both ends refuse another. 2: calls travel in one envelope; events.
  * 3: consent — the browser's tool policy, calls suspended on permission prompts, pending prompts, clients leaving.
  */
-export const WIRE_VERSION = 3;
+export const WIRE_VERSION = 4;
 
 /** Name of the native messaging host, as registered by `oriel install`. */
 export const NATIVE_HOST_NAME = 'dev.oriel.broker';
@@ -130,6 +130,8 @@ export const HubToBrowserSchema = z.discriminatedUnion('t', [
   /** One page call in its envelope (shared/call.ts). */
   z.object({ t: z.literal('call'), call: PageCallSchema }),
   z.object({ t: z.literal('cancel'), id: z.number().int() }),
+  /** A call that waited on a permission prompt has its session's turn again (after `call_resumed`): it may go on. */
+  z.object({ t: z.literal('turn'), id: z.number().int() }),
   /** An MCP client left: its permission prompts are withdrawn. */
   z.object({ t: z.literal('client_gone'), client: z.string().max(40) }),
   z.object({ t: z.literal('ping'), n: z.number().int() }),

@@ -6,7 +6,7 @@ import { OPS, type PublicOpName } from '../../shared/ops.js';
 import { remainingMs, type Caller, type PageCall } from '../../shared/call.js';
 import type { Logger } from '../common/log.js';
 import { RECONNECT_GRACE_MS, SessionTable, sessionId, type Session } from './sessions.js';
-import { Scheduler } from './scheduler.js';
+import { Scheduler, type Slot } from './scheduler.js';
 import { expiresAt, type Lease, type LeaseInfo } from './leases.js';
 import { HubEvents } from './events.js';
 import { ClientTable } from './clients.js';
@@ -38,6 +38,10 @@ interface PendingCall {
   arm(at: number, error: () => OrielError): void;
   /** Told when the call starts waiting on a permission prompt (until `until`, ms since the epoch). */
   onPrompt?: (until: number) => void;
+  /** The call's turn on its session: given up while it waits on a prompt, so other calls on the tab run meanwhile. */
+  slot: Slot;
+  /** Set while the turn is given up: waits until the call has the session again. */
+  resumeTurn?: () => Promise<void>;
   resolve(value: unknown): void;
   reject(err: OrielError): void;
 }
@@ -306,6 +310,12 @@ export class Hub {
         if (!call || call.instance !== instance) break;
         const until = Math.min(event.until, Date.now() + MAX_PROMPT_WAIT_MS);
         call.arm(until + ANSWER_SLACK_MS, () => new OrielError(errorData('permission_timeout', `"${call.op}" waited for the user's permission and got no answer in time.`)));
+        // The person may take a while: the tab's other calls run meanwhile (the browser holds this one until its turn).
+        try {
+          call.resumeTurn ??= call.slot.suspend();
+        } catch {
+          /* not the running call of its session (it already gave up its turn): nothing to give up */
+        }
         call.onPrompt?.(until);
         break;
       }
@@ -315,6 +325,19 @@ export class Hub {
         if (!call || call.instance !== instance) break;
         const deadline = Math.min(event.deadline, Date.now() + call.budget);
         call.arm(deadline + ANSWER_SLACK_MS, () => new OrielError(errorData('timeout', `"${call.op}" did not finish within ${call.budget} ms (after the user's permission). The page may still complete it: snapshot to see its state.`)));
+        // The call goes on once it has the session again, ahead of calls that arrived after it.
+        const resume = call.resumeTurn;
+        call.resumeTurn = undefined;
+        const go = () => {
+          if (!this.pending.has(call.id)) return;
+          try {
+            this.browsers.get(instance)?.send({ t: 'turn', id: call.id });
+          } catch {
+            /* the browser went away: the call settles as browser_disconnected */
+          }
+        };
+        if (!resume) go();
+        else resume().then(go, (err: unknown) => this.settle(call.id, err instanceof OrielError ? err : new OrielError(errorData('lease_expired', 'The lease this call ran under ended while it waited for the permission prompt.'))));
         break;
       }
     }
@@ -334,8 +357,8 @@ export class Hub {
   async callPage(request: PageRequest): Promise<unknown> {
     const session = this.resolveSession(request);
     const { caller, lease, deadline, signal, op } = request;
-    return this.scheduler.run({ session: session.id, caller, deadline, label: op, ...(lease !== undefined && { lease }), ...(signal && { signal }) }, () =>
-      this.dispatch(session.id, request),
+    return this.scheduler.run({ session: session.id, caller, deadline, label: op, ...(lease !== undefined && { lease }), ...(signal && { signal }) }, (slot) =>
+      this.dispatch(session.id, request, slot),
     );
   }
 
@@ -376,7 +399,7 @@ export class Hub {
     return this.sessions.resolve(request.session);
   }
 
-  private dispatch(sessionIdValue: string, request: PageRequest): Promise<unknown> {
+  private dispatch(sessionIdValue: string, request: PageRequest, slot: Slot): Promise<unknown> {
     const { op } = request;
     const session: Session | undefined = this.sessions.get(sessionIdValue);
     if (!session) throw new OrielError(errorData('session_gone', `Session ${sessionIdValue} has ended.`));
@@ -408,6 +431,7 @@ export class Hub {
         client: request.caller.id,
         ...(session.info.document !== undefined && { documentBefore: session.info.document }),
         budget,
+        slot,
         arm: (at, error) => {
           clearTimeout(timer);
           timer = setTimeout(() => this.settle(id, error()), remainingMs(at));
@@ -442,7 +466,7 @@ export class Hub {
     this.pending.delete(id);
     if (error) {
       const code = error.code;
-      if (code === 'timeout' || code === 'cancelled' || code === 'session_gone' || code === 'permission_timeout') {
+      if (code === 'timeout' || code === 'cancelled' || code === 'session_gone' || code === 'permission_timeout' || code === 'lease_expired') {
         try {
           this.browsers.get(call.instance)?.send({ t: 'cancel', id });
         } catch {

@@ -6,6 +6,7 @@ import { browserIdentity } from './identity.js';
 import { startNative, sendTabs, post, isConnected } from './native.js';
 import { runCall, cancelCall } from './pipeline/index.js';
 import { answerPrompt, recheck } from './pipeline/consent.js';
+import { giveTurn } from './pipeline/turns.js';
 import { isShared, onSharingChanged, reconcileSharing, setShared, sharedTabIds } from './sharing.js';
 import { forgetTab, sendToFrame } from './frames.js';
 import { forgetPushes, onContentPush } from './push.js';
@@ -139,7 +140,7 @@ async function popupState(request: PopupRequest): Promise<PopupState> {
 
 void (async () => {
   await reconcileSharing();
-  startNative(await browserIdentity(), { call: runCall, cancel: cancelCall, greeted: () => void sendPolicy(), clientGone: withdrawClient, disconnected: withdrawAll });
+  startNative(await browserIdentity(), { call: runCall, cancel: cancelCall, turn: giveTurn, greeted: () => void sendPolicy(), clientGone: withdrawClient, disconnected: withdrawAll });
   // A restarted background: every shared tab holds its lifeline again (they reconnect by themselves too).
   for (const tab of await sharedTabIds()) requestLifeline(tab, true);
 })();

@@ -10,6 +10,8 @@ type CallHandler = (call: PageCall) => Promise<BrowserToHub>;
 export interface NativeHandlers {
   call: CallHandler;
   cancel(id: number): void;
+  /** A call that waited on a permission prompt may go on (pipeline/turns.ts). */
+  turn(id: number): void;
   /** An MCP client left (its id). */
   clientGone(client: string): void;
   /** The hello went out on a new port (the policy follows it: ./policy.ts). */
@@ -104,6 +106,9 @@ function connect(): void {
         return;
       case 'cancel':
         handlers?.cancel(message.id);
+        return;
+      case 'turn':
+        handlers?.turn(message.id);
         return;
       case 'client_gone':
         handlers?.clientGone(message.client);

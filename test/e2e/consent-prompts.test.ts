@@ -62,6 +62,20 @@ describe.each(BROWSERS)('permission prompts in %s', (kind) => {
     expect(await badgeText(rig)).toBe('');
   });
 
+  it("while one agent's call waits on a prompt, another agent's calls on the same tab run; the waiting one then goes on", async () => {
+    const asking = tool('evaluate', { expression: 'document.title' });
+    await waitForPrompt(rig, { capability: 'exec', origin: A() });
+    // The person has not answered yet: the other agent's read of the same tab is not held behind the prompt.
+    const read = await tool('snapshot', {}, other);
+    expect(read.isError, read.text).toBe(false);
+    expect(read.text).toContain('button "Act"');
+    expect(await promptCards(rig)).toHaveLength(1);
+    await answerPrompt(rig, { capability: 'exec', origin: A() }, 'allow_once', page);
+    const ran = await asking;
+    expect(ran.isError, ran.text).toBe(false);
+    expect(ran.text).toContain('Consent');
+  });
+
   it("a click in a cross-origin iframe asks for the frame's origin; allowed on the host on any port, another port needs no prompt", async () => {
     await load(`${A()}/page.html?frame=${encodeURIComponent(`${B()}/page.html?inner`)}`);
     const outline = await until(async () => {

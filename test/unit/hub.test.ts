@@ -219,6 +219,42 @@ describe('Hub consent plumbing', () => {
     expect(await outcome).toBe('timeout');
   });
 
+  it('a call waiting on a prompt lets the tab\'s next call run, then gets its turn back before later calls', async () => {
+    vi.useFakeTimers();
+    const hub = new Hub(quiet);
+    const b = fakeBrowser();
+    hub.attachBrowser(b.link, [tab]);
+    const other = { id: 'c2', name: 'other agent' };
+    const first = hub.callPage({ op: 'evaluate', args: {}, caller, deadline: Date.now() + 5_000 });
+    await vi.advanceTimersByTimeAsync(0);
+    const asking = b.calls()[0]!.call.id;
+    // Queued behind the first call: not sent while the first holds the tab.
+    const second = hub.callPage({ op: 'snapshot', args: {}, caller: other, deadline: Date.now() + 5_000 });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(b.calls()).toHaveLength(1);
+    hub.fromBrowser(b.link, { t: 'event', event: { kind: 'call_suspended', call: asking, until: Date.now() + 60_000 } });
+    await vi.advanceTimersByTimeAsync(0);
+    // The person is deciding: the second call runs meanwhile.
+    expect(b.calls()).toHaveLength(2);
+    const running = b.calls()[1]!.call.id;
+    const third = hub.callPage({ op: 'snapshot', args: {}, caller: other, deadline: Date.now() + 5_000 });
+    await vi.advanceTimersByTimeAsync(0);
+    // The person allows while the second call still runs: no turn yet.
+    hub.fromBrowser(b.link, { t: 'event', event: { kind: 'call_resumed', call: asking, deadline: Date.now() + 4_000 } });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(b.sent.filter((m) => m.t === 'turn')).toHaveLength(0);
+    hub.fromBrowser(b.link, { t: 'result', id: running, ok: true, value: 'second' });
+    await vi.advanceTimersByTimeAsync(0);
+    // The first call goes on ahead of the third, which arrived after it.
+    expect(b.sent.filter((m) => m.t === 'turn')).toEqual([{ t: 'turn', id: asking }]);
+    expect(b.calls()).toHaveLength(2);
+    hub.fromBrowser(b.link, { t: 'result', id: asking, ok: true, value: 'first' });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(b.calls()).toHaveLength(3);
+    hub.fromBrowser(b.link, { t: 'result', id: b.calls()[2]!.call.id, ok: true, value: 'third' });
+    expect(await Promise.all([first, second, third])).toEqual(['first', 'second', 'third']);
+  });
+
   it('hides a tool any connected browser disables, tells listeners when the set changes, and forgets a browser that left', async () => {
     vi.useFakeTimers();
     const hub = new Hub(quiet);

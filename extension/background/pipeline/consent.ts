@@ -3,6 +3,7 @@
 // origin (reading every frame of the tab is covered by it), act or exec on the target frame's origin? What is not
 // granted suspends the call on a prompt with its own budget; the person's answer lets it through, refuses it, or
 // leaves a rule for later calls. Others call {@link isGranted} to ask without prompting.
+import { awaitTurn } from './turns.js';
 import { orielError } from '../../../shared/errors.js';
 import { OPS } from '../../../shared/ops.js';
 import { answersFor, effectOf, type Answer, type Grantable, type Need } from '../../consent/rules.js';
@@ -94,9 +95,13 @@ async function obtain(state: CallState, need: Need, detail: prompts.Prompt['view
   state.clock.suspend(until);
   const outcome = await prompts.wait(need, view, { call: state.call.id, client: state.call.client, session: state.call.session, op: state.op, title, until }, state.signal);
   switch (outcome) {
-    case 'allow':
+    case 'allow': {
+      // Other calls on the tab ran while the person decided: go on when the hub gives this call its turn back.
+      const turn = awaitTurn(state.call.id, state.signal);
       state.clock.resume();
+      await turn;
       return;
+    }
     case 'deny':
       throw orielError('permission_denied', `The user denied ${what}. Nothing was done.`, { next: 'do without it, or ask the user why' });
     case 'timeout':
