@@ -138,3 +138,19 @@ document.getElementById('upload-form')!.addEventListener('submit', (event) => {
     uploadResult.className = '';
   });
 });
+
+// Trusted input: shown where the browser gives extensions its debugging interface (`chrome.debugger`: the Chromium
+// build, which declares the permission; Firefox has none). Unticking turns it off; the background then detaches.
+const trustedBox = document.getElementById('trusted-input') as HTMLInputElement;
+const trustedResult = document.getElementById('trusted-result')!;
+if (typeof (chrome as unknown as { debugger?: { attach?: unknown } }).debugger?.attach === 'function') {
+  document.getElementById('trusted')!.hidden = false;
+  void readSettings().then((s) => (trustedBox.checked = s.trustedInput), () => undefined);
+  trustedBox.addEventListener('change', () => {
+    const on = trustedBox.checked;
+    void writeSettings({ trustedInput: on }).then(
+      () => (trustedResult.textContent = on ? 'On.' : "Off: Oriel sends its own events."),
+      (err: unknown) => (trustedResult.textContent = `Not saved: ${err instanceof Error ? err.message : String(err)}`),
+    );
+  });
+}
