@@ -34,6 +34,8 @@ function manifestFor(target: 'chrome' | 'firefox') {
 
 export default defineConfig({
   plugins: [crx({ manifest: manifestFor(browser) as never, browser }), stripZodJitPlugin()],
+  // extension/build-target.ts: lets each build leave out what only the other browser can run.
+  define: { __ORIEL_BROWSER__: JSON.stringify(browser) },
   build: {
     outDir: `dist/${browser}`,
     emptyOutDir: true,

@@ -39,7 +39,7 @@ export const SettingsSchema = z.object({
   shareOpenedTabs: z.boolean().catch(true),
   /**
    * Chromium only: pointer and key input through the DevTools protocol (`chrome.debugger`), so pages see trusted
-   * events. Off by default; it takes effect only while the optional `debugger` permission is held.
+   * events. Off by default; the Chromium build declares the `debugger` permission, the Firefox build has neither.
    */
   trustedInput: z.boolean().catch(false),
 });

@@ -21,10 +21,12 @@ import { notifyPrompts, showPrompts } from './notify.js';
 import { PopupRequestSchema, type Changed, type PopupRequest, type PopupState } from '../popup-messages.js';
 import { forgetSnapshots } from './snapshot.js';
 import { acceptLifelines, requestLifeline } from './lifeline.js';
-import { onTrustedInputRequest, watchTrustedInput } from './trusted-input.js';
+import { watchTrustedInput } from './trusted-input.js';
+import { CHROMIUM_BUILD } from '../build-target.js';
 
 acceptLifelines();
-watchTrustedInput();
+// Content → background, mid-action: trusted input for a call the background offered it to (Chromium build only).
+if (CHROMIUM_BUILD) watchTrustedInput();
 
 chrome.tabs.onRemoved.addListener((tab) => {
   forgetTab(tab);
@@ -65,8 +67,6 @@ onSharingChanged(() => void sendTabs());
 
 // Page → hub: bridge messages from the content script of a tab's top frame, checked and bounded there.
 chrome.runtime.onMessage.addListener(onContentPush);
-// Content → background, mid-action: trusted input for a call the background offered it to (./trusted-input.ts).
-chrome.runtime.onMessage.addListener(onTrustedInputRequest);
 chrome.runtime.onMessage.addListener((message: unknown, sender) => {
   // A content script (any tab, shared or not) reports the secret fields a form is submitting.
   if (sender.id !== chrome.runtime.id || sender.tab?.id === undefined) return false;

@@ -5,6 +5,7 @@
 import { TRUSTED_INPUT_OPS, TrustedInputRequestSchema, type TrustedInputReply, type TrustedOffer, type TrustedStep } from '../../shared/trusted-input.js';
 import type { OpName } from '../../shared/ops.js';
 import { readSettings } from '../settings.js';
+import { CHROMIUM_BUILD } from '../build-target.js';
 import { isShared, onSharingChanged, sharedTabIds } from './sharing.js';
 
 /** The DevTools protocol version Oriel speaks (https://chromedevtools.github.io/devtools-protocol/1-3/). */
@@ -17,9 +18,9 @@ const stopped = new Map<number, string>();
 /** Calls offered trusted input: call id → the tab and frame the call runs in (the only frame that may ask). */
 const offers = new Map<number, { tab: number; frame: number }>();
 
-/** Whether this browser gives extensions the DevTools protocol (Chromium; Firefox has no chrome.debugger). */
+/** Whether this browser gives extensions the DevTools protocol (the Chromium build; Firefox has no chrome.debugger). */
 export function trustedInputExists(): boolean {
-  return typeof (chrome as { debugger?: { attach?: unknown } }).debugger?.attach === 'function';
+  return CHROMIUM_BUILD && typeof (chrome as { debugger?: { attach?: unknown } }).debugger?.attach === 'function';
 }
 
 /**
@@ -135,9 +136,10 @@ function errorText(err: unknown): string {
   return (err instanceof Error ? err.message : String(err)).slice(0, 200);
 }
 
-/** Registers the lifecycle: detach on unsharing and when the option goes off; notice the person ending a session. */
+/** Registers the request listener and the lifecycle: detach on unsharing and when the option goes off; notice the person ending a session. */
 export function watchTrustedInput(): void {
   if (!trustedInputExists()) return;
+  chrome.runtime.onMessage.addListener(onTrustedInputRequest);
   chrome.debugger.onDetach.addListener((source, reason) => {
     if (source.tabId === undefined) return;
     attached.delete(source.tabId);
