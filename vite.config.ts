@@ -22,7 +22,10 @@ function manifestFor(target: 'chrome' | 'firefox') {
     // Chrome exposes chrome.userScripts only while the extension holds `userScripts` *and* the per-extension "Allow
     // User Scripts" switch in chrome://extensions is on (off by default). Declared at install, the switch is the one
     // step the user takes; declared optional, they would also need a permissions.request() grant first.
-    m.permissions = [...(m.permissions as string[]), 'userScripts'];
+    // Trusted input (docs/architecture.md, "Input") drives a shared tab through the DevTools protocol, which only this
+    // build has. Chromium refuses `debugger` as an optional permission (it is flagged "cannot be optional" and dropped
+    // with an install warning), so it is declared here; the option in the options page, off by default, decides use.
+    m.permissions = [...(m.permissions as string[]), 'userScripts', 'debugger'];
     m.optional_permissions = (m.optional_permissions as string[]).filter((p) => p !== 'userScripts');
     if ((m.optional_permissions as string[]).length === 0) delete m.optional_permissions;
   }
@@ -31,6 +34,8 @@ function manifestFor(target: 'chrome' | 'firefox') {
 
 export default defineConfig({
   plugins: [crx({ manifest: manifestFor(browser) as never, browser }), stripZodJitPlugin()],
+  // extension/build-target.ts: lets each build leave out what only the other browser can run.
+  define: { __ORIEL_BROWSER__: JSON.stringify(browser) },
   build: {
     outDir: `dist/${browser}`,
     emptyOutDir: true,

@@ -37,6 +37,11 @@ export const SettingsSchema = z.object({
   uploadFolder: z.string().max(4096).catch(''),
   /** Whether tabs and popups that a shared tab opens are shared too (for the opener's origin only). */
   shareOpenedTabs: z.boolean().catch(true),
+  /**
+   * Chromium only: pointer and key input through the DevTools protocol (`chrome.debugger`), so pages see trusted
+   * events. Off by default; the Chromium build declares the `debugger` permission, the Firefox build has neither.
+   */
+  trustedInput: z.boolean().catch(false),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 

@@ -4,6 +4,7 @@
 // which holds only the operation's own arguments (shared/ops.ts). Documented in docs/native-messaging.md.
 import { z } from 'zod';
 import { CapabilitySchema, OPS, RedactionPolicy, isOpName, type Capability, type OpName } from './ops.js';
+import { TrustedOfferSchema } from './trusted-input.js';
 
 /** Who makes a call: the MCP client connection (its id is minted by the hub; its name is the client's `clientInfo.name`). */
 export const CallerSchema = z.object({
@@ -37,7 +38,8 @@ export type PageCall = z.infer<typeof PageCallSchema>;
 
 /**
  * A call narrowed for one frame's content script (background → content). `redaction` is the user's policy, attached by
- * the background from the options page; an agent can neither send nor weaken it.
+ * the background from the options page; an agent can neither send nor weaken it. `input` says whether the pointer and
+ * key input of this call may go through the browser's trusted input (the person's option, never the agent's).
  */
 export const ContentCallSchema = z.object({
   oriel: z.literal(2),
@@ -46,6 +48,8 @@ export const ContentCallSchema = z.object({
   args: z.record(z.string(), z.unknown()),
   redaction: RedactionPolicy.optional(),
   deadline: z.number().int().nonnegative().optional(),
+  /** Trusted input for this call (click, hover, press_key, type), when the person turned it on (shared/trusted-input.ts). */
+  input: TrustedOfferSchema.optional(),
 });
 export type ContentCall = z.infer<typeof ContentCallSchema>;
 

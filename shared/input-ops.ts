@@ -20,6 +20,8 @@ export const HOVER_STYLES = ['native', 'mirrored', 'none'] as const;
 export const HoverResult = z.object({
   handle: z.string(),
   trusted: z.boolean(),
+  /** Why the input was not trusted although the person turned trusted input on (docs/architecture.md, "Input"). */
+  note: z.string().optional(),
   hover_styles: z.enum(HOVER_STYLES),
   /** `:hover` rules mirrored (mirrored only). */
   rules: z.number().int().optional(),
@@ -48,6 +50,8 @@ export const PressKeyResult = z.object({
   handle: z.string().optional(),
   key: z.string(),
   trusted: z.boolean(),
+  /** Why the input was not trusted although the person turned trusted input on (docs/architecture.md, "Input"). */
+  note: z.string().optional(),
   /** The page cancelled the keydown (it handled the key itself). */
   prevented: z.boolean(),
   /** What Oriel did that the browser would have done for a person (synthetic keys have no default actions). */

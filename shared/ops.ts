@@ -94,6 +94,8 @@ export const ClickResult = z.object({
   handle: z.string().optional(),
   dispatched: z.boolean(),
   trusted: z.boolean(),
+  /** Why the input was not trusted although the person turned trusted input on (docs/architecture.md, "Input"). */
+  note: z.string().optional(),
   navigation_started: z.boolean(),
   dom_changed: z.boolean(),
   ...DialogResult,
@@ -137,6 +139,8 @@ export const TypeResult = z.object({
   /** The element with focus afterwards, when typing moved it elsewhere (fields that advance as they fill). */
   focused: z.string().optional(),
   trusted: z.boolean(),
+  /** Why the input was not trusted although the person turned trusted input on (docs/architecture.md, "Input"). */
+  note: z.string().optional(),
   navigation_started: z.boolean(),
   dom_changed: z.boolean(),
   ...DialogResult,

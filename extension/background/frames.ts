@@ -4,6 +4,7 @@ import { ContentResponseSchema } from '../../shared/protocol.js';
 import { CONTENT_WIRE, type ContentCall } from '../../shared/call.js';
 import { DocumentResult, type OpName, type RedactionPolicy } from '../../shared/ops.js';
 import { errorData, OrielError } from '../../shared/errors.js';
+import type { TrustedOffer } from '../../shared/trusted-input.js';
 import { originOf } from '../consent/rules.js';
 
 /** A frame's answer: the value and the id of the document that produced it. */
@@ -23,6 +24,8 @@ export interface FrameCallOptions {
   redaction?: RedactionPolicy;
   /** Absolute deadline, ms since the Unix epoch. */
   deadline?: number;
+  /** Trusted input offered to this call (./trusted-input.ts). */
+  input?: TrustedOffer;
 }
 
 /**
@@ -38,6 +41,7 @@ export async function sendToFrame(tab: number, frameId: number, op: OpName, args
     args,
     ...(options.redaction && { redaction: options.redaction }),
     ...(options.deadline !== undefined && { deadline: options.deadline }),
+    ...(options.input && { input: options.input }),
   };
   let raw: unknown;
   try {

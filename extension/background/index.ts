@@ -22,8 +22,12 @@ import { notifyPrompts, showPrompts } from './notify.js';
 import { PopupRequestSchema, type Changed, type PopupRequest, type PopupState } from '../popup-messages.js';
 import { forgetSnapshots } from './snapshot.js';
 import { acceptLifelines, requestLifeline } from './lifeline.js';
+import { watchTrustedInput } from './trusted-input.js';
+import { CHROMIUM_BUILD } from '../build-target.js';
 
 acceptLifelines();
+// Content → background, mid-action: trusted input for a call the background offered it to (Chromium build only).
+if (CHROMIUM_BUILD) watchTrustedInput();
 
 chrome.tabs.onRemoved.addListener((tab) => {
   forgetTab(tab);

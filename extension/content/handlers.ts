@@ -3,6 +3,7 @@
 import type { OpArgs, OpName } from '../../shared/ops.js';
 import type { HandleRegistry } from './registry.js';
 import type { Redactor } from './redaction.js';
+import type { TrustedOffer } from '../../shared/trusted-input.js';
 
 /** What every content handler receives besides its arguments. */
 export interface ContentContext {
@@ -14,6 +15,8 @@ export interface ContentContext {
   call: number;
   /** The call's absolute deadline, ms since the Unix epoch, when the background gave one. */
   deadline?: number;
+  /** Trusted input offered to this call, when the person turned it on (./actions/trusted.ts). */
+  input?: TrustedOffer;
   /**
    * The user's redaction policy for this call, checked (every selector parses).
    * @throws OrielError `internal` when the call arrived without a policy (never act unredacted); `invalid_argument`

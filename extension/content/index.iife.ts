@@ -61,6 +61,7 @@ async function answer(message: unknown): Promise<ContentResponse> {
     signal: controller.signal,
     call: call.id,
     ...(call.deadline !== undefined && { deadline: call.deadline }),
+    ...(call.input && { input: call.input }),
     redactor() {
       if (redactor) return redactor;
       if (!call.redaction) throw orielError('internal', 'The call reached the page without the redaction policy; Oriel refuses to act without it.');

@@ -4,6 +4,7 @@
 import '../zod-jitless.js'; // first: zod must be jitless before any schema is built
 import { DEFAULT_SETTINGS, MAX_REDACT_SELECTORS, MAX_SELECTOR_CHARS, readSettings, writeSettings } from '../settings.js';
 import './permissions.js';
+import { CHROMIUM_BUILD } from '../build-target.js';
 
 const selectors = document.getElementById('selectors') as HTMLTextAreaElement;
 const limit = document.getElementById('limit') as HTMLInputElement;
@@ -138,3 +139,19 @@ document.getElementById('upload-form')!.addEventListener('submit', (event) => {
     uploadResult.className = '';
   });
 });
+
+// Trusted input: shown in the Chromium build, where the browser gives extensions its debugging interface
+// (`chrome.debugger`, declared at install); Firefox has none, and its build leaves this out. Unticking turns it off; the background then detaches.
+const trustedBox = document.getElementById('trusted-input') as HTMLInputElement;
+const trustedResult = document.getElementById('trusted-result')!;
+if (CHROMIUM_BUILD && typeof (chrome as unknown as { debugger?: { attach?: unknown } }).debugger?.attach === 'function') {
+  document.getElementById('trusted')!.hidden = false;
+  void readSettings().then((s) => (trustedBox.checked = s.trustedInput), () => undefined);
+  trustedBox.addEventListener('change', () => {
+    const on = trustedBox.checked;
+    void writeSettings({ trustedInput: on }).then(
+      () => (trustedResult.textContent = on ? 'On.' : "Off: Oriel sends its own events."),
+      (err: unknown) => (trustedResult.textContent = `Not saved: ${err instanceof Error ? err.message : String(err)}`),
+    );
+  });
+}

@@ -103,6 +103,14 @@ describe('store uploads', () => {
     expect(CHROME_WEB_STORE_ID).not.toBe(CHROMIUM_EXTENSION_ID);
   });
 
+  it('only the Chromium build holds `debugger` (trusted input); Firefox gives extensions no such interface', () => {
+    const chromium = json(readFileSync(built('chrome', 'manifest.json')));
+    const firefox = json(readFileSync(built('firefox', 'manifest.json')));
+    expect(chromium.permissions).toContain('debugger');
+    expect(firefox.permissions).not.toContain('debugger');
+    expect(firefox.optional_permissions ?? []).not.toContain('debugger');
+  });
+
   it('the Firefox zip is the unpacked build, under the gecko id that addons.mozilla.org lists', () => {
     const unpacked = filesUnder(built('firefox'));
     const zip = unzipSync(readFileSync(built('oriel-firefox.zip')));

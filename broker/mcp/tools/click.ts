@@ -1,7 +1,7 @@
 // click: one click on one element, with evidence of what happened. Page side: extension/content/actions/click.ts.
 import { ClickArgs, ClickResult } from '../../../shared/ops.js';
 import { orielError } from '../../../shared/errors.js';
-import { dialogNote } from './dialogs.js';
+import { dialogNote, noteOf } from './dialogs.js';
 import { defineTool } from './types.js';
 
 export const click = defineTool({
@@ -18,6 +18,6 @@ export const click = defineTool({
     const timeoutMs = (args.timeout_ms ?? 5_000) + 5_000;
     const value = ClickResult.parse(await ctx.callPage('click', args, { timeoutMs }));
     const effects = [value.navigation_started && 'navigation started', value.dom_changed && 'page changed'].filter(Boolean).join(', ') || 'no visible change';
-    return { structured: value, text: `Clicked ${value.handle ?? args.selector} (${value.trusted ? 'trusted' : 'synthetic'} input): ${effects}.${dialogNote(value.dialogs)}` };
+    return { structured: value, text: `Clicked ${value.handle ?? args.selector} (${value.trusted ? 'trusted' : 'synthetic'} input): ${effects}.${noteOf(value.note)}${dialogNote(value.dialogs)}` };
   },
 });

@@ -1,4 +1,5 @@
-// How a tool's text mentions the JavaScript dialogs an action answered (shared/act.ts DialogSeen).
+// How an action tool's text mentions the JavaScript dialogs the action answered (shared/act.ts DialogSeen), and why
+// its input was not trusted when the person asked for trusted input (docs/architecture.md, "Input").
 import type { DialogSeen } from '../../../shared/act.js';
 import { quoteCapped } from '../../../shared/snapshot/escape.js';
 
@@ -7,4 +8,9 @@ export function dialogNote(dialogs: readonly DialogSeen[] | undefined): string {
   if (!dialogs?.length) return '';
   // A dialog's message is page text: through the outline's escaper, so it cannot reorder or forge the sentence.
   return dialogs.map((d) => ` Answered ${d.type} ${quoteCapped(d.message, 200)} with ${d.answer}.`).join('');
+}
+
+/** " Not trusted input: <note>." when the result carries a note, else ''. The note is Oriel's own words. */
+export function noteOf(note: string | undefined): string {
+  return note ? ` Not trusted input: ${note}.` : '';
 }

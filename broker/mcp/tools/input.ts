@@ -2,7 +2,7 @@
 // extension/content/actions/type.ts, select.ts.
 import { TypeArgs, TypeResult } from '../../../shared/ops.js';
 import { SelectOptionsArgs, SelectOptionsResult } from '../../../shared/input-ops.js';
-import { dialogNote } from './dialogs.js';
+import { dialogNote, noteOf } from './dialogs.js';
 import { orielError } from '../../../shared/errors.js';
 import { quote } from '../../../shared/snapshot/escape.js';
 import { defineTool } from './types.js';
@@ -23,7 +23,10 @@ export const type = defineTool({
     const shown = value.redacted ? 'a redacted value' : quote(value.value ?? '');
     const effects = [value.submitted && 'submitted', value.navigation_started && 'navigation started', value.dom_changed && 'page changed'].filter(Boolean).join(', ');
     const focus = value.focused ? ` Focus moved on to ${value.focused}.` : '';
-    return { structured: value, text: `Typed into ${value.handle}; it now holds ${shown}${effects ? ` (${effects})` : ''}.${focus}${dialogNote(value.dialogs)}` };
+    return {
+      structured: value,
+      text: `Typed into ${value.handle} (${value.trusted ? 'trusted' : 'synthetic'} input); it now holds ${shown}${effects ? ` (${effects})` : ''}.${focus}${noteOf(value.note)}${dialogNote(value.dialogs)}`,
+    };
   },
 });
 

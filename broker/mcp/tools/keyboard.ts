@@ -1,7 +1,7 @@
 // press_key: one key or chord as a person's keyboard presses it. Page side: extension/content/actions/press.ts.
 import { PressKeyArgs, PressKeyResult } from '../../../shared/input-ops.js';
 import { orielError } from '../../../shared/errors.js';
-import { dialogNote } from './dialogs.js';
+import { dialogNote, noteOf } from './dialogs.js';
 import { defineTool } from './types.js';
 
 export const pressKey = defineTool({
@@ -17,12 +17,18 @@ export const pressKey = defineTool({
     if (args.handle !== undefined && args.selector !== undefined) throw orielError('invalid_argument', 'Give at most one of handle or selector.');
     const value = PressKeyResult.parse(await ctx.callPage('press_key', args, { timeoutMs: (args.timeout_ms ?? 5_000) + 5_000 }));
     const on = value.handle ? ` on ${value.handle}` : '';
-    const what = value.prevented ? 'the page handled it' : value.default_action ? `Oriel did what the browser would: ${value.default_action}` : 'no default action';
+    const what = value.prevented
+      ? 'the page handled it'
+      : value.default_action
+        ? `Oriel did what the browser would: ${value.default_action}`
+        : value.trusted
+          ? 'the browser did its default action'
+          : 'no default action';
     const focus = value.focused ? ` Focus is on ${value.focused}.` : '';
     const effects = [value.navigation_started && 'navigation started', value.dom_changed && 'page changed'].filter(Boolean).join(', ');
     return {
       structured: value,
-      text: `Pressed ${value.key}${args.repeat && args.repeat > 1 ? ` ×${args.repeat}` : ''}${on} (synthetic input): ${what}${effects ? `; ${effects}` : ''}.${focus}${dialogNote(value.dialogs)}`,
+      text: `Pressed ${value.key}${args.repeat && args.repeat > 1 ? ` ×${args.repeat}` : ''}${on} (${value.trusted ? 'trusted' : 'synthetic'} input): ${what}${effects ? `; ${effects}` : ''}.${focus}${noteOf(value.note)}${dialogNote(value.dialogs)}`,
     };
   },
 });

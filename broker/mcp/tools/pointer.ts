@@ -2,7 +2,7 @@
 // scroll.ts, drag.ts (pointer events in pointer.ts).
 import { DragArgs, DragResult, HoverArgs, HoverResult, ScrollArgs, ScrollResult } from '../../../shared/input-ops.js';
 import { orielError } from '../../../shared/errors.js';
-import { dialogNote } from './dialogs.js';
+import { dialogNote, noteOf } from './dialogs.js';
 import { defineTool } from './types.js';
 
 const ACTS = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true } as const;
@@ -26,7 +26,7 @@ export const hover = defineTool({
           ? `synthetic pointer events; CSS :hover emulated by mirroring ${value.rules} :hover rule(s) of the page`
           : 'synthetic pointer events; the page has no readable :hover rules';
     const unread = value.unreadable_sheets ? `; ${value.unreadable_sheets} cross-origin stylesheet(s) could not be read, so their :hover rules do not apply` : '';
-    return { structured: value, text: `Hovering ${value.handle} (${how}${unread})${value.dom_changed ? ': page changed' : ''}. Take a snapshot to see what appeared.${dialogNote(value.dialogs)}` };
+    return { structured: value, text: `Hovering ${value.handle} (${how}${unread})${value.dom_changed ? ': page changed' : ''}. Take a snapshot to see what appeared.${noteOf(value.note)}${dialogNote(value.dialogs)}` };
   },
 });
 

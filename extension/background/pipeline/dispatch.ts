@@ -10,6 +10,7 @@ import { cancelInFrames, trackCall, untrackCall } from './running.js';
 import { isNavigationAway, topFrameAnswers } from './follow.js';
 import { redactionOf, type CallState } from './types.js';
 import { secretParams } from '../secret-params.js';
+import { offerTrustedInput, withdrawTrustedInput } from '../trusted-input.js';
 
 /** Acting ops may cause the navigation themselves (a link, a submit): their answer gets this long to arrive, ms. */
 const OWN_NAVIGATION_GRACE_MS = 1_000;
@@ -26,11 +27,14 @@ export async function dispatch(state: CallState): Promise<unknown> {
   const target = state.target!;
   if (target.everyFrame) return waitInTab(state, options);
   trackCall(state.call.id, tab, [target.frame]);
+  const input = offerTrustedInput(state.call.id, op, tab, target.frame, state.settings.trustedInput);
   try {
     const acts = OPS[op].capability === 'act';
-    return (await endsWithDocument(sendToFrame(tab, target.frame, op, args, options), tab, target.frame, acts ? OWN_NAVIGATION_GRACE_MS : 0)).value;
+    const frameOptions = input ? { ...options, input } : options;
+    return (await endsWithDocument(sendToFrame(tab, target.frame, op, args, frameOptions), tab, target.frame, acts ? OWN_NAVIGATION_GRACE_MS : 0)).value;
   } finally {
     untrackCall(state.call.id);
+    withdrawTrustedInput(state.call.id);
   }
 }
 

@@ -1,11 +1,13 @@
-// The `hover` page operation: move the synthetic pointer onto an element and leave it there, so `mouseenter` content
-// and (emulated) CSS `:hover` styles appear in the next snapshot. MCP side: broker/mcp/tools/pointer.ts.
+// The `hover` page operation: move the pointer onto an element and leave it there, so `mouseenter` content and CSS
+// `:hover` styles (emulated for synthetic input, the browser's own for trusted input) appear in the next snapshot.
+// MCP side: broker/mcp/tools/pointer.ts.
 import type { HoverResult } from '../../../shared/input-ops.js';
 import type { ContentHandler } from '../handlers.js';
 import { nextTask } from './actionability.js';
 import { watchEffects } from './effects.js';
 import { emulateHover, type MirrorReport } from './hover-styles.js';
-import { hoverChain, movePointer } from './pointer.js';
+import { hoverChain, movePointer, placePointer } from './pointer.js';
+import { dispatchInput, pointerStep, type InputOutcome } from './trusted.js';
 import { whenActionable } from './ready.js';
 import { checkTarget } from './target.js';
 
@@ -17,23 +19,29 @@ export const hover: ContentHandler<'hover'> = async (args, ctx) => {
   const watch = watchEffects();
   try {
     let target!: Element;
-    let mirror!: MirrorReport;
-    await whenActionable(args, ctx, { timeoutMs: args.timeout_ms ?? DEFAULT_TIMEOUT_MS, hitTest: true, enabled: false, redactor }, (el, at) => {
+    // Synthetic input mirrors the page's `:hover` rules; trusted input has the browser's own hover state.
+    let mirror: MirrorReport | undefined;
+    const input: InputOutcome = await whenActionable(args, ctx, { timeoutMs: args.timeout_ms ?? DEFAULT_TIMEOUT_MS, hitTest: true, enabled: false, redactor }, (el, at) => {
       target = el;
       watch.start();
-      movePointer(at.hit, at.x, at.y);
-      mirror = emulateHover(hoverChain(at.hit));
+      return dispatchInput(ctx, pointerStep('move', at.x, at.y), () => {
+        movePointer(at.hit, at.x, at.y);
+        mirror = emulateHover(hoverChain(at.hit));
+      }).then((outcome) => {
+        if (outcome.trusted) placePointer(at.hit, at.x, at.y);
+        return outcome;
+      });
     });
     await nextTask();
     const seen = watch.stop();
     const result: HoverResult = {
       handle: ctx.registry.handleFor(target),
-      trusted: false,
-      hover_styles: mirror.rules > 0 ? 'mirrored' : 'none',
-      rules: mirror.rules,
+      ...input,
+      hover_styles: mirror ? (mirror.rules > 0 ? 'mirrored' : 'none') : 'native',
       dom_changed: seen.mutated,
     };
-    if (mirror.unreadable > 0) result.unreadable_sheets = mirror.unreadable;
+    if (mirror) result.rules = mirror.rules;
+    if (mirror && mirror.unreadable > 0) result.unreadable_sheets = mirror.unreadable;
     return result;
   } finally {
     watch.stop();

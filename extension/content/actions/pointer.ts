@@ -85,6 +85,15 @@ export function movePointer(to: Element, x: number, y: number, buttons = 0, mods
 }
 
 /**
+ * Records that the browser's own pointer (trusted input) is now at (x, y) over `to`, so later synthetic moves start
+ * from there. The page saw the browser's events; Oriel's `:hover` mirror leaves the chain it marked.
+ */
+export function placePointer(to: Element, x: number, y: number): void {
+  hoverChainChanged(hoverChain(pointerTarget()), []);
+  at = { el: to, x, y };
+}
+
+/**
  * Presses the primary button over `el` (already under the pointer). A cancelled `pointerdown` suppresses the
  * compatibility mouse events; a cancelled `mousedown` keeps focus where it was.
  * @returns whether compatibility mouse events still fire (the page did not cancel `pointerdown`).

@@ -1,5 +1,6 @@
 // The `press_key` page operation: one key or chord, on an element or on whatever has focus, with the events a
-// person's keyboard makes and the default action the browser would take (key-actions.ts). MCP side:
+// person's keyboard makes and the default action the browser would take (key-actions.ts) — or, with trusted input
+// (./trusted.ts), the browser's own key events and default actions, which Oriel then does not repeat. MCP side:
 // broker/mcp/tools/keyboard.ts.
 import type { PressKeyResult } from '../../../shared/input-ops.js';
 import { orielError } from '../../../shared/errors.js';
@@ -11,6 +12,7 @@ import { keyTarget, pressChord, type PressOutcome } from './key-actions.js';
 import { parseChord } from './keys.js';
 import { isFocusable } from './pointer.js';
 import { whenActionable } from './ready.js';
+import { chordSteps, dispatchInput, watchKeydowns, type InputOutcome } from './trusted.js';
 
 const DEFAULT_TIMEOUT_MS = 5000;
 
@@ -22,22 +24,36 @@ export const pressKey: ContentHandler<'press_key'> = async (args, ctx) => {
   try {
     let target!: Element;
     const outcomes: PressOutcome[] = [];
-    const act = (el: Element | undefined) => {
+    let trustedPrevented = false;
+    const act = async (el: Element | undefined): Promise<InputOutcome> => {
       watch.start();
       if (el && isFocusable(el) && deepActiveElement() !== el) (el as HTMLElement).focus();
       target = el ?? keyTarget();
-      for (let i = 0; i < (args.repeat ?? 1); i++) outcomes.push(pressChord(chord, i === 0 ? target : keyTarget(), redactor));
+      const repeat = args.repeat ?? 1;
+      // Trusted keys go where the browser's focus is, and the browser does their default actions itself.
+      const keydowns = watchKeydowns();
+      try {
+        const steps = Array.from({ length: repeat }, () => chordSteps(chord)).flat();
+        const input = await dispatchInput(ctx, steps, () => {
+          for (let i = 0; i < repeat; i++) outcomes.push(pressChord(chord, i === 0 ? target : keyTarget(), redactor));
+        });
+        if (input.trusted) trustedPrevented = keydowns.prevented();
+        return input;
+      } finally {
+        keydowns.stop();
+      }
     };
-    if (args.handle !== undefined || args.selector !== undefined) {
-      await whenActionable(args, ctx, { timeoutMs: args.timeout_ms ?? DEFAULT_TIMEOUT_MS, hitTest: false, redactor }, (el) => act(el));
-    } else act(undefined);
+    const input =
+      args.handle !== undefined || args.selector !== undefined
+        ? await whenActionable(args, ctx, { timeoutMs: args.timeout_ms ?? DEFAULT_TIMEOUT_MS, hitTest: false, redactor }, (el) => act(el))
+        : await act(undefined);
     await nextTask();
     const seen = watch.stop();
     const actions = outcomes.map((o) => o.action).filter((a): a is string => a !== undefined);
     const result: PressKeyResult = {
       key: chord.label,
-      trusted: false,
-      prevented: outcomes.some((o) => o.prevented),
+      ...input,
+      prevented: trustedPrevented || outcomes.some((o) => o.prevented),
       navigation_started: seen.navigation,
       dom_changed: seen.mutated,
     };

@@ -1,5 +1,6 @@
 // The `type` page operation: fill an input, textarea, contenteditable or <select> as a person's keyboard would, so
-// framework-controlled fields (React, Vue, Angular) hold the value in their own state. MCP side: broker/mcp/tools/input.ts.
+// framework-controlled fields (React, Vue, Angular) hold the value in their own state. With trusted input
+// (./trusted.ts) the keys are the browser's own. MCP side: broker/mcp/tools/input.ts.
 import type { TypeResult } from '../../../shared/ops.js';
 import { orielError } from '../../../shared/errors.js';
 import type { ContentHandler } from '../handlers.js';
@@ -8,7 +9,10 @@ import { watchEffects } from './effects.js';
 import { changeEvent, inputEvent, setNativeValue } from './keyboard.js';
 import { insertIntoEditable, insertText, placeCaretAtEnd, TEXT_TYPES } from './editing.js';
 import { keyTarget, pressChord } from './key-actions.js';
-import { charKey } from './keys.js';
+import { charKey, namedKey, type Chord } from './keys.js';
+import { chordSteps, dispatchInput, watchKeydowns, type InputOutcome } from './trusted.js';
+import type { TrustedStep } from '../../../shared/trusted-input.js';
+import type { ContentContext } from '../handlers.js';
 import { deepActiveElement } from '../snapshot/dom.js';
 import { isSecretField, Redactor } from '../redaction.js';
 import { whenActionable, type Unfit } from './ready.js';
@@ -29,19 +33,18 @@ export const type: ContentHandler<'type'> = async (args, ctx) => {
   checkTarget(args, 'the field to type into');
   const watch = watchEffects();
   try {
-    let submitted = false;
     let target!: Element;
-    await whenActionable(args, ctx, { timeoutMs: args.timeout_ms ?? DEFAULT_TIMEOUT_MS, hitTest: false, extra: notEditable, redactor }, (el) => {
+    const { input, submitted } = await whenActionable(args, ctx, { timeoutMs: args.timeout_ms ?? DEFAULT_TIMEOUT_MS, hitTest: false, extra: notEditable, redactor }, (el) => {
       target = el;
       watch.start();
-      submitted = fill(el, args.text, args.clear !== false, args.submit === true, redactor);
+      return typeInto(ctx, el, args.text, args.clear !== false, args.submit === true, redactor);
     });
     await nextTask();
     const seen = watch.stop();
     const result: TypeResult = {
       handle: ctx.registry.handleFor(target),
       submitted,
-      trusted: false,
+      ...input,
       navigation_started: seen.navigation,
       dom_changed: seen.mutated,
     };
@@ -69,6 +72,52 @@ function notEditable(el: Element): Unfit | undefined {
   }
   if (el instanceof HTMLElement && el.isContentEditable) return undefined;
   return { reason: `it is not editable (a <${el.localName}>; type needs an input, textarea, select or contenteditable element)`, permanent: true };
+}
+
+const ENTER: Chord = { ctrlKey: false, shiftKey: false, altKey: false, metaKey: false, key: charKey('\n'), label: 'Enter' };
+
+/**
+ * Fills `el` with trusted keys when the call was offered them (the browser then inserts the text, fires the input
+ * events and submits on Enter; `change` follows when the field loses focus, as for a person), else with Oriel's own
+ * events ({@link fill}). A select or a picker input takes its value whole, with Oriel's own events either way.
+ */
+async function typeInto(ctx: ContentContext, el: Element, text: string, clear: boolean, submit: boolean, redactor: Redactor): Promise<{ input: InputOutcome; submitted: boolean }> {
+  let submitted = false;
+  const synthetic = () => void (submitted = fill(el, text, clear, submit, redactor));
+  if (ctx.input?.trusted && (el instanceof HTMLSelectElement || (el instanceof HTMLInputElement && PICKER_TYPES.has(el.type)))) {
+    synthetic();
+    return { input: { trusted: false, note: 'a select or picker input takes its value whole, so Oriel set it with its own events' }, submitted };
+  }
+  if (!ctx.input?.trusted) return { input: await dispatchInput(ctx, undefined, synthetic), submitted };
+  focus(el);
+  const steps: TrustedStep[] = [];
+  const press = (chord: Chord) => steps.push(...chordSteps(chord));
+  const plain = { ctrlKey: false, shiftKey: false, altKey: false, metaKey: false };
+  const field = el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement ? el : undefined;
+  if (clear) {
+    if (field) field.select();
+    else placeSelection(el as HTMLElement, true);
+    if (field ? field.value !== '' : el.textContent !== '') press({ ...plain, key: namedKey('Backspace')!, label: 'Backspace' });
+  } else if (field) placeCaretAtEnd(field);
+  else placeSelection(el as HTMLElement, false);
+  const typed = el instanceof HTMLInputElement ? text.replace(/[\r\n]+/g, '') : text;
+  if (typed.length > PER_KEY_LIMIT) steps.push({ kind: 'text', text: typed });
+  else for (const ch of typed) press({ ...plain, key: charKey(ch), label: ch });
+  const input: InputOutcome = steps.length > 0 ? await dispatchInput(ctx, steps, synthetic) : { trusted: true };
+  if (!input.trusted || !submit) return { input, submitted };
+  // Enter on its own, so that what took it (a cancelled keydown, a submit event) is Enter's doing.
+  const keydowns = watchKeydowns();
+  let sent = false;
+  const onSubmit = () => (sent = true);
+  window.addEventListener('submit', onSubmit, true);
+  try {
+    const enter = await dispatchInput(ctx, chordSteps(ENTER), () => void (submitted = pressEnter(keyTarget(), redactor)));
+    if (enter.trusted) submitted = keydowns.prevented() || sent;
+    return { input: enter.trusted ? input : enter, submitted };
+  } finally {
+    keydowns.stop();
+    window.removeEventListener('submit', onSubmit, true);
+  }
 }
 
 /**
@@ -230,8 +279,7 @@ function pressEnter(el: Element, redactor: Redactor): boolean {
   const onSubmit = () => (submittedForm = true);
   form?.addEventListener('submit', onSubmit);
   try {
-    const key = charKey('\n');
-    const outcome = pressChord({ ctrlKey: false, shiftKey: false, altKey: false, metaKey: false, key, label: 'Enter' }, el, redactor);
+    const outcome = pressChord(ENTER, el, redactor);
     return outcome.prevented || submittedForm;
   } finally {
     form?.removeEventListener('submit', onSubmit);
