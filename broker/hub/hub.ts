@@ -311,10 +311,15 @@ export class Hub {
         const until = Math.min(event.until, Date.now() + MAX_PROMPT_WAIT_MS);
         call.arm(until + ANSWER_SLACK_MS, () => new OrielError(errorData('permission_timeout', `"${call.op}" waited for the user's permission and got no answer in time.`)));
         // The person may take a while: the tab's other calls run meanwhile (the browser holds this one until its turn).
-        try {
-          call.resumeTurn ??= call.slot.suspend();
-        } catch {
-          /* not the running call of its session (it already gave up its turn): nothing to give up */
+        // One call per tab steps aside at a time, so a client flooding a tab with calls that ask cannot raise a prompt
+        // per call: a second asking call keeps the tab until its own prompt is settled.
+        const asideAlready = [...this.pending.values()].some((c) => c !== call && c.session === call.session && c.resumeTurn);
+        if (!asideAlready) {
+          try {
+            call.resumeTurn ??= call.slot.suspend();
+          } catch {
+            /* not the running call of its session (it already gave up its turn): nothing to give up */
+          }
         }
         call.onPrompt?.(until);
         break;

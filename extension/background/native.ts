@@ -51,7 +51,26 @@ export function isGreeted(): boolean {
 }
 
 /** Sends the current shared-tab list. */
+/** The tab list goes to the hub at most this often, ms (a page retitling itself in a loop must not flood the port). */
+const TABS_MIN_INTERVAL_MS = 100;
+let lastTabs = 0;
+let tabsTimer: ReturnType<typeof setTimeout> | undefined;
+
+/**
+ * Sends the shared tabs to the hub: at once, or — within {@link TABS_MIN_INTERVAL_MS} of the last send — once at
+ * the end of that interval, with the state then (changes in between are coalesced, never dropped).
+ */
 export async function sendTabs(): Promise<void> {
+  if (tabsTimer !== undefined) return;
+  const wait = lastTabs + TABS_MIN_INTERVAL_MS - Date.now();
+  if (wait > 0) {
+    tabsTimer = setTimeout(() => {
+      tabsTimer = undefined;
+      void sendTabs();
+    }, wait);
+    return;
+  }
+  lastTabs = Date.now();
   if (port && greeted) post({ t: 'tabs', tabs: await describeSharedTabs() });
 }
 

@@ -124,10 +124,15 @@ async function render(state?: PopupState): Promise<void> {
 
 // Keep the list live while the popup is open: tabs open, close, change title or URL, or get shared elsewhere; prompts
 // come and go.
+// Changes are coalesced but never postponed: a page that changes its title every few milliseconds must not keep
+// the popup (and the permission prompts in it) from rendering.
 let pending: ReturnType<typeof setTimeout> | undefined;
 function rerender(): void {
-  clearTimeout(pending);
-  pending = setTimeout(() => void render(), 50);
+  if (pending !== undefined) return;
+  pending = setTimeout(() => {
+    pending = undefined;
+    void render();
+  }, 50);
 }
 chrome.tabs.onCreated.addListener(rerender);
 chrome.tabs.onRemoved.addListener(rerender);

@@ -76,15 +76,23 @@ describe.each(BROWSERS)('a hostile page in %s', (kind) => {
     const card = await waitForPrompt(rig, { capability: 'read', origin: R() });
     expect(card.text).toContain('real-agent wants to read pages on ' + R());
     const cards = await promptCards(rig);
-    expect(cards.length).toBeLessThanOrEqual(2);
-    expect(cards.filter((c) => c.origin === H())).toHaveLength(1);
+    // The flood raises at most two prompts (one asking call steps aside per tab; the next that asks holds the tab).
+    expect(cards.length).toBeLessThanOrEqual(3);
+    expect(cards.filter((c) => c.origin === H()).length).toBeGreaterThanOrEqual(1);
+    expect(cards.filter((c) => c.origin === H()).length).toBeLessThanOrEqual(2);
     expect(await badgeText(rig)).toBe(String(cards.length));
     await answerPrompt(rig, { capability: 'read', origin: R() }, 'allow_once', real);
     expect((await realCall).isError).toBe(false);
 
-    // The person refuses the hostile origin for good: every flooded call fails, none ran.
-    await answerPrompt(rig, { origin: H() }, 'deny_origin');
-    const results = await Promise.all(flooded);
+    // The person refuses the hostile origin for good, on each card it shows, until it asks no more: every flooded call
+    // fails, none ran. (A denial of reading covers acting and code; one of code alone leaves the other questions.)
+    const all = Promise.all(flooded);
+    for (let i = 0; i < 6; i++) {
+      const card = await Promise.race([waitForPrompt(rig, { origin: H() }), all.then(() => undefined)]);
+      if (!card) break;
+      await answerPrompt(rig, { origin: H() }, 'deny_origin');
+    }
+    const results = await all;
     for (const r of results) expect(['permission_denied', 'timeout']).toContain(r.error?.code);
     expect(results.some((r) => r.error?.code === 'permission_denied')).toBe(true);
     await noPrompts(rig);
@@ -92,7 +100,9 @@ describe.each(BROWSERS)('a hostile page in %s', (kind) => {
 
     // What is remembered about the hostile origin is the denial only.
     const rows = await ruleRows(rig);
-    expect(rows.filter((r) => r.site === H())).toEqual([expect.objectContaining({ effect: 'deny' })]);
+    const hostileRows = rows.filter((r) => r.site === H());
+    expect(hostileRows.length).toBeGreaterThanOrEqual(1);
+    expect(hostileRows.every((r) => r.effect === 'deny')).toBe(true);
     expect(rows.some((r) => r.effect === 'allow' && r.source !== 'share')).toBe(false);
     const hostileGrants = ((await call(agent, 'list_sessions')).structured.sessions as Array<{ id: string; grants: Array<{ effect: string }> }>).find((s) => s.id === hostileSession)!.grants;
     expect(hostileGrants.every((g) => g.effect === 'deny')).toBe(true);
@@ -117,5 +127,14 @@ describe.each(BROWSERS)('a hostile page in %s', (kind) => {
     const again = call(agent, 'click', { session: realSession, handle: inner });
     await answerPrompt(rig, { capability: 'act', origin: 'null' }, 'deny_once', real);
     expect((await again).error?.code).toBe('permission_denied');
+  });
+
+  it('a shared page retitling itself every few milliseconds keeps neither the prompts nor the tab list from the popup', async () => {
+    const { page, session } = await shareTab(`${one.origin}/retitle.html`, 'retitle.html');
+    await page.bringToFront();
+    const asking = call(agent, 'evaluate', { session, expression: '1 + 1' });
+    await answerPrompt(rig, { capability: 'exec', origin: one.origin }, 'deny_once', page);
+    expect((await asking).error?.code).toBe('permission_denied');
+    await page.close();
   });
 });

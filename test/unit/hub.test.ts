@@ -255,6 +255,27 @@ describe('Hub consent plumbing', () => {
     expect(await Promise.all([first, second, third])).toEqual(['first', 'second', 'third']);
   });
 
+  it('lets one asking call per tab step aside at a time: a second asking call keeps the tab until its prompt ends', async () => {
+    vi.useFakeTimers();
+    const hub = new Hub(quiet);
+    const b = fakeBrowser();
+    hub.attachBrowser(b.link, [tab]);
+    const calls = [0, 1, 2].map(() => hub.callPage({ op: 'evaluate', args: {}, caller, deadline: Date.now() + 5_000 }).catch(() => undefined));
+    await vi.advanceTimersByTimeAsync(0);
+    hub.fromBrowser(b.link, { t: 'event', event: { kind: 'call_suspended', call: b.calls()[0]!.call.id, until: Date.now() + 60_000 } });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(b.calls()).toHaveLength(2);
+    // The second call asks too: it does not step aside, so the third is not sent.
+    hub.fromBrowser(b.link, { t: 'event', event: { kind: 'call_suspended', call: b.calls()[1]!.call.id, until: Date.now() + 60_000 } });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(b.calls()).toHaveLength(2);
+    for (const c of b.calls()) hub.fromBrowser(b.link, { t: 'result', id: c.call.id, ok: true, value: 1 });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(b.calls()).toHaveLength(3);
+    hub.fromBrowser(b.link, { t: 'result', id: b.calls()[2]!.call.id, ok: true, value: 1 });
+    await Promise.all(calls);
+  });
+
   it('hides a tool any connected browser disables, tells listeners when the set changes, and forgets a browser that left', async () => {
     vi.useFakeTimers();
     const hub = new Hub(quiet);
