@@ -26,6 +26,9 @@ export interface Ticket {
   label: string;
 }
 
+/** A call whose turn comes with less time than this left is refused as not run rather than started, ms. */
+const MIN_TURN_MS = 250;
+
 /**
  * Handed to a running task. `suspend()` frees the session for other calls while this one waits on something outside
  * the page (for example a permission prompt); it returns `resume`, which waits until the call has the session again
@@ -79,14 +82,31 @@ export class Scheduler {
       if (lease === false) return;
       const session = ticket.session;
       let resumeWaiter: { resolve(): void; reject(e: OrielError): void } | undefined;
+      const queued = Date.now();
+      /** Set once the call is queued: a turn given before that is given at arrival, with the call's whole budget. */
+      let waited = false;
       const entry: Entry = this.entry(ticket, lease, false, reject, () => {
-        this.lane(session).running = entry;
         if (resumeWaiter) {
+          this.lane(session).running = entry;
           const w = resumeWaiter;
           resumeWaiter = undefined;
           w.resolve();
           return;
         }
+        const left = remainingMs(ticket.deadline);
+        if (waited && left < MIN_TURN_MS) {
+          // Too little time left to do anything: say the call never ran, rather than start it and time out at once.
+          this.done(entry);
+          reject(
+            new OrielError(
+              errorData('timeout', `"${ticket.label}" waited ${Date.now() - queued} ms for its turn on this tab and had ${left} ms left when it came, too little to run; it did not run.`, {
+                next: 'retry, with a longer timeout_ms if the tab is busy; list_sessions shows who holds each tab',
+              }),
+            ),
+          );
+          return;
+        }
+        this.lane(session).running = entry;
         const slot: Slot = {
           suspend: () => {
             const lane = this.lanes.get(session);
@@ -146,6 +166,7 @@ export class Scheduler {
       };
       this.lane(session).waiting.push(entry);
       this.pump(session);
+      waited = true;
     });
   }
 
@@ -279,7 +300,9 @@ export class Scheduler {
   private waitedTooLong(ticket: Ticket, since: number): OrielError {
     const held = this.leases.info(ticket.session);
     const waited = Date.now() - since;
-    const why = held
+    const why = held?.holder.id === ticket.caller.id
+      ? `your own lease holds this tab until ${new Date(held.expiresAt).toISOString()} at the latest, and this call did not quote it: pass its id as \`lease\` to run under it, or release_lease`
+      : held
       ? `client ${JSON.stringify(held.holder.name)} holds this tab under a lease until ${new Date(held.expiresAt).toISOString()} at the latest (or until it is released)`
       : 'earlier calls on this tab were still running';
     return new OrielError(

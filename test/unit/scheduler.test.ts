@@ -54,6 +54,25 @@ describe('Scheduler without leases', () => {
     expect(s.inFlight(A.id)).toBe(0);
   });
 
+  it('does not start a queued call whose turn comes with almost no time left, and says it never ran; a short call that need not wait runs', async () => {
+    vi.useFakeTimers();
+    const s = new Scheduler();
+    const log: string[] = [];
+    const a = gated(log, 'a');
+    const pa = s.run(ticket(A), a.task);
+    const late = s.run(ticket(B, { deadline: Date.now() + 1_000 }), async () => log.push('late')).catch((e: { data: { code: string; message: string } }) => e.data);
+    await vi.advanceTimersByTimeAsync(900);
+    a.open();
+    await pa;
+    const refused = await late;
+    expect(refused).toMatchObject({ code: 'timeout' });
+    expect((refused as { message: string }).message).toMatch(/had \d+ ms left when it came, too little to run; it did not run/);
+    expect(log).toEqual(['a']);
+    // Arriving at a free tab, a call with a short budget runs.
+    await s.run(ticket(B, { deadline: Date.now() + 100 }), async () => log.push('short'));
+    expect(log).toEqual(['a', 'short']);
+  });
+
   it('answers busy (retryable, nothing done) past the session depth, and past one client\'s in-flight bound', async () => {
     const s = new Scheduler();
     const log: string[] = [];
@@ -226,6 +245,17 @@ describe('Scheduler with leases', () => {
     s.sessionEnded(S);
     await expect(waiting).rejects.toMatchObject({ data: { code: 'session_gone' } });
     await expect(s.run(ticket(A, { lease: lease.id }), async () => 1)).rejects.toMatchObject({ data: { code: 'lease_expired', message: expect.stringMatching(/session/) } });
+  });
+  it("tells a holder whose own unquoted call waited out its deadline that its own lease held the tab, and how to run under it", async () => {
+    vi.useFakeTimers();
+    const s = new Scheduler();
+    const lease = await s.acquire(ticket(A), 60_000);
+    const plain = s.run(ticket(A, { deadline: Date.now() + 2_000 }), async () => 'ran').catch((e: { data: { code: string; message: string } }) => e.data);
+    await vi.advanceTimersByTimeAsync(2_100);
+    const refused = await plain;
+    expect(refused).toMatchObject({ code: 'timeout' });
+    expect((refused as { message: string }).message).toMatch(/your own lease holds this tab .* pass its id as `lease`/);
+    s.release(lease.id, A);
   });
 });
 
