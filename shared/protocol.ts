@@ -183,6 +183,8 @@ export const ControlStatusSchema = z.object({
       title: z.string(),
       url: z.string(),
       browser: z.string(),
+      /** False while the browser holding the tab is away (its sessions wait for it to come back). */
+      connected: z.boolean().optional(),
       /** What the hub holds of this session's bridge messages (bounded: docs/bridge.md). */
       bridge: z.object({ messages: z.number().int(), bytes: z.number().int(), last_seq: z.number().int() }).optional(),
       /** Calls queued or running on the session. */

@@ -194,7 +194,15 @@ async function hubChecks(options: DoctorOptions, ctx: SetupContext): Promise<Doc
       ? pass('browsers', `${connected.length} connected: ${connected.map((b) => `${b.name} ${b.version}, extension ${describeExtensionId(b.extension_id)}`).join('; ')}`)
       : fail('browsers', 'no browser is connected to the hub', FIX_BROWSER),
   );
-  checks.push(status.sessions.length ? pass('sessions', `${status.sessions.length} shared tab(s)`) : fail('sessions', 'no tab is shared', FIX_SESSION));
+  const live = status.sessions.filter((s) => s.connected !== false);
+  const away = status.sessions.length - live.length;
+  checks.push(
+    live.length
+      ? pass('sessions', `${live.length} shared tab(s)${away ? `; ${away} more in a browser that is reconnecting` : ''}`)
+      : away
+        ? fail('sessions', `${away} shared tab(s), all in a browser that is reconnecting (they end if it does not come back)`, FIX_BROWSER)
+        : fail('sessions', 'no tab is shared', FIX_SESSION),
+  );
   return checks;
 }
 

@@ -1,7 +1,10 @@
 // `oriel status`: asks a running hub for its state (never starts one) and renders it for people or as JSON.
 import type { ControlStatus } from '../../shared/protocol.js';
 import type { HubQuery } from './control.js';
-import { escapeBare, quote } from '../../shared/snapshot/escape.js';
+import { cap, escapeBare, quote } from '../../shared/snapshot/escape.js';
+
+/** Longest title and URL shown per session, characters (a page's title can be anything long). */
+const MAX_SHOWN = 120;
 
 /** The fix printed whenever the hub is not running. */
 export const HUB_STARTS_ON_DEMAND = 'it starts when the browser extension connects or an MCP client runs `oriel mcp`';
@@ -43,7 +46,8 @@ export function formatStatus(status: ControlStatus, now: Date = new Date()): str
   // Titles and URLs come from pages: escaped so a title cannot reorder or forge the lines of this report.
   for (const s of status.sessions) {
     const held = s.lease ? `  held by ${quote(s.lease.client)} until ${s.lease.expires_at}` : '';
-    lines.push(`  ${s.id}  ${quote(s.title)}  ${escapeBare(s.url)}  (${escapeBare(s.browser)})${held}`);
+    const away = s.connected === false ? ', reconnecting' : '';
+    lines.push(`  ${s.id}  ${quote(cap(s.title, MAX_SHOWN))}  ${escapeBare(cap(s.url, MAX_SHOWN * 2))}  (${escapeBare(s.browser)}${away})${held}`);
   }
   lines.push(`MCP clients: ${status.clients}`);
   const prompts = status.prompts;

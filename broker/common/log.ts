@@ -1,4 +1,7 @@
 // Logging for broker processes: always stderr (stdout of the native host and of `oriel mcp` carry protocol only).
+// Fields often carry words from outside (client names, page titles): control and bidi characters are escaped, so a
+// log line reads as it was written.
+import { escapeBare, escapeJson } from '../../shared/snapshot/escape.js';
 
 /** Log levels in increasing severity. */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
@@ -9,8 +12,8 @@ const threshold = ORDER[(process.env.ORIEL_LOG_LEVEL as LogLevel) ?? 'info'] ?? 
 export function logger(component: string) {
   const write = (level: LogLevel, message: string, fields?: Record<string, unknown>) => {
     if (ORDER[level] < threshold) return;
-    const extra = fields ? ' ' + JSON.stringify(fields) : '';
-    process.stderr.write(`${new Date().toISOString()} ${level} [${component}] ${message}${extra}\n`);
+    const extra = fields ? ' ' + escapeJson(JSON.stringify(fields)) : '';
+    process.stderr.write(`${new Date().toISOString()} ${level} [${component}] ${escapeBare(message)}${extra}\n`);
   };
   return {
     debug: (m: string, f?: Record<string, unknown>) => write('debug', m, f),

@@ -132,7 +132,7 @@ export function resolutionError(handle: string, r: Exclude<Resolution, { status:
   if (r.status === 'changed') {
     const was = `${r.was.role ?? 'element'}${r.was.name ? ` "${clipName(r.was.name)}"` : ''}`;
     return new OrielError(
-      errorData('detached', `Handle ${handle} named ${was}, but that element now shows something else (the page reused it, as virtualized lists do). Nothing was done. Take a new snapshot.`, {
+      errorData('detached', `Handle ${handle} named ${was}, but that element's role or name has changed since (a label that changed after an action, or a list row the page reused for other content). Nothing was done: handles stand for what you saw. Take a new snapshot and use the handle it gives.`, {
         details: { reason: 'changed' },
       }),
     );

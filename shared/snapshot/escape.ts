@@ -4,13 +4,14 @@
 /**
  * Characters that would let page text break a line or reorder what a reader sees: line breaks, other C0/C1
  * controls, and the Unicode bidi controls (https://www.unicode.org/reports/tr9/#Directional_Formatting_Characters),
- * plus line/paragraph separators. They are written as `\u{…}` escapes.
+ * plus line/paragraph separators and the invisible characters that make two names look alike (zero-width space, word
+ * joiner, invisible operators). They are written as `\u{…}` escapes.
  */
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff"\\]/g;
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200b\u200e\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff"\\]/g;
 /** {@link UNSAFE} without the quote and the backslash: what must not appear raw even outside quotes. */
-const UNSAFE_BARE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/g;
+const UNSAFE_BARE = /[\u0000-\u001f\u007f-\u009f\u061c\u200b\u200e\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
 /** What JSON.stringify leaves raw inside strings but a terminal would act on: C1 controls, bidi controls, separators. */
-const UNSAFE_IN_JSON = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/g;
+const UNSAFE_IN_JSON = /[\u007f-\u009f\u061c\u200b\u200e\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
 
 function escapeChar(c: string): string {
   if (c === '"') return '\\"';

@@ -333,6 +333,18 @@ describe('oriel doctor', () => {
     expect(find(checks, 'sessions')).toStrictEqual({ check: 'sessions', ok: false, detail: 'no tab is shared', fix: 'share a tab from the Oriel popup' });
   });
 
+  it('does not count the tabs of a browser that is reconnecting as shared and working', async () => {
+    machine = tempMachine();
+    const profile = await installProfile();
+    const status = hubStatus(1, 1);
+    status.browsers[0]!.connected = false;
+    status.sessions[0]!.connected = false;
+    hub = await startFakeHub(hubSocketPath(machine.ctx.dirs), status);
+    const { checks } = await doctor(['--chromium-profile', profile]);
+    expect(find(checks, 'browsers').ok).toBe(false);
+    expect(find(checks, 'sessions')).toMatchObject({ ok: false, detail: '1 shared tab(s), all in a browser that is reconnecting (they end if it does not come back)' });
+  });
+
   it('prints a readable report with a fix under each broken link', async () => {
     machine = tempMachine();
     const profile = path.join(machine.root, 'profile');

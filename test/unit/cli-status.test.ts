@@ -108,6 +108,18 @@ describe('oriel status', () => {
     expect(json.sessions[0]!.lease).toEqual(status.sessions[0]!.lease);
   });
 
+  it('caps long titles as list_sessions does, and marks the sessions of a browser that is reconnecting', async () => {
+    machine = tempMachine();
+    const status = hubStatus(1, 2);
+    status.sessions[0]!.title = 'T'.repeat(2_000);
+    status.sessions[1]!.connected = false;
+    hub = await startFakeHub(hubSocketPath(machine.ctx.dirs), status);
+    const run = await runCli(machine.ctx, ['status']);
+    expect(run.out).toContain(`abc0.1  "${'T'.repeat(120)}…(+1880)"  https://shop.example/0  (abc0)`);
+    expect(run.out).toMatch(/abc0\.2 .*\(abc0, reconnecting\)$/m);
+    expect(run.out).not.toMatch(/abc0\.1 .*reconnecting/);
+  });
+
   it('--json carries the hub status and the uptime', async () => {
     machine = tempMachine();
     const status = hubStatus(1, 1);

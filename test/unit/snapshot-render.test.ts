@@ -25,6 +25,9 @@ describe('escaping', () => {
     expect(quote('back\\slash')).toBe('"back\\\\slash"');
     expect(quote('evil\u202Etxt\u2066')).toBe('"evil\\u{202e}txt\\u{2066}"');
     expect(quote('שלום 👋')).toBe('"שלום 👋"');
+    // Invisible characters that would make two names look the same are shown; joiners inside emoji and scripts stay.
+    expect(quote('zero\u200bwidth\u2060\ufeff')).toBe('"zero\\u{200b}width\\u{2060}\\u{feff}"');
+    expect(quote('👩\u200d💻')).toBe('"👩\u200d💻"');
   });
   it('caps with a marker and never splits a surrogate pair', () => {
     expect(cap('abcdef', 3)).toBe('abc…(+3)');

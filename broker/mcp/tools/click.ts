@@ -18,6 +18,6 @@ export const click = defineTool({
     const timeoutMs = (args.timeout_ms ?? 5_000) + 5_000;
     const value = ClickResult.parse(await ctx.callPage('click', args, { timeoutMs }));
     const effects = [value.navigation_started && 'navigation started', value.dom_changed && 'page changed'].filter(Boolean).join(', ') || 'no visible change';
-    return { structured: value, text: `Clicked ${value.handle ?? args.selector} (${value.trusted ? 'trusted' : 'synthetic'} input): ${effects}.${noteOf(value.note)}${dialogNote(value.dialogs)}` };
+    return { structured: value, text: `Clicked ${args.handle ?? value.handle ?? args.selector}${args.handle && value.handle && value.handle !== args.handle ? ` (it now shows something else, under the new handle ${value.handle})` : ''} (${value.trusted ? 'trusted' : 'synthetic'} input): ${effects}.${noteOf(value.note)}${dialogNote(value.dialogs)}` };
   },
 });

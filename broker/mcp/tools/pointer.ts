@@ -46,7 +46,7 @@ export const scroll = defineTool({
     const found = args.until_text === undefined ? '' : value.found ? ` Found "${args.until_text}": ${value.found}.` : ` "${args.until_text}" did not show before the end.`;
     return {
       structured: value,
-      text: `${where} is at x=${value.x}, y=${value.y} of ${value.max_x}×${value.max_y}; more ${more.length ? more.join(', ') : 'nowhere'}.${found}`,
+      text: `${where} is scrolled to x=${value.x}, y=${value.y} (it scrolls at most to x=${value.max_x}, y=${value.max_y}); more content ${more.length ? more.join(', ') : 'nowhere'}.${found}`,
     };
   },
 });
