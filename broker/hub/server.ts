@@ -221,6 +221,12 @@ function serveControl(hub: Hub, socket: net.Socket, initial: Uint8Array, http: H
       if (!request?.success) {
         // Never log the frame itself: a serve request carries the HTTP token.
         log.warn('rejected control frame', { kind: frame.kind });
+        // A serve request that does not validate (a token too short, say) is refused with the field at fault, not left unanswered.
+        const serve = frame.kind === 'frame' && (frame.value as { t?: unknown } | null)?.t === 'serve_http';
+        if (serve && !socket.destroyed) {
+          const field = request?.error.issues[0]?.path.join('.') || 'request';
+          socket.write(encodeFrame({ t: 'refused', reason: `invalid serve_http request: ${field} is not valid` }, INBOUND_MAX_BYTES));
+        }
         continue;
       }
       if (request.data.t === 'serve_http') {

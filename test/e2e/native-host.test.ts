@@ -55,14 +55,19 @@ function startHost(args: string[] = ['--allowed-ids', CHROMIUM_EXTENSION_ID, '--
 }
 
 async function status() {
+  return (await control({ t: 'status' })) as { browsers: unknown[]; sessions: Array<{ id: string }> };
+}
+
+/** Sends one control request to the running hub and returns its first answer. */
+async function control(request: Record<string, unknown>): Promise<unknown> {
   const { connectHub } = await import('../../broker/hub/spawn.js');
   const saved = { ...process.env };
   Object.assign(process.env, { ORIEL_RUNTIME_DIR: env.ORIEL_RUNTIME_DIR });
   try {
     const socket = await connectHub({ t: 'hello', role: 'control' }, { autostart: false });
-    socket.write(encodeFrame({ t: 'status' }));
+    socket.write(encodeFrame(request));
     const d = new FrameDecoder();
-    return await new Promise<{ browsers: unknown[]; sessions: Array<{ id: string }> }>((resolve) =>
+    return await new Promise<unknown>((resolve) =>
       socket.on('data', (c) => {
         const f = d.push(c)[0];
         if (f?.kind === 'frame') {
@@ -93,6 +98,8 @@ describe('native host relay', () => {
     w(encodeFrame(tabs(2)));
 
     await until(async () => (await status()).sessions.length === 2, 10_000, 'two sessions after the bad frames');
+    // A serve request that does not validate is refused with the field at fault, not left unanswered.
+    expect(await control({ t: 'serve_http', host: '127.0.0.1', port: 0, token: 'x' })).toEqual({ t: 'refused', reason: 'invalid serve_http request: token is not valid' });
     const rejected = host.frames.filter((f) => (f as { t: string }).t === 'rejected').map((f) => (f as { reason: string }).reason);
     expect(rejected).toHaveLength(3);
     expect(rejected[0]).toMatch(/not UTF-8 JSON/);
