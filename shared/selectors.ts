@@ -131,3 +131,30 @@ function check(list: Selector[][], out: VettedSelector, depth: number): void {
     }
   }
 }
+
+/**
+ * Splits a selector list (as in a style rule's `selectorText`) at its top-level commas — not those inside
+ * parentheses (`:is(a, b)`), attribute brackets or strings — into trimmed, non-empty selectors. For the page's own
+ * style sheets, which may use syntax the gate's parser does not know, so it does not parse.
+ */
+export function splitSelectorList(list: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let quote = '';
+  let start = 0;
+  for (let i = 0; i < list.length; i++) {
+    const c = list[i]!;
+    if (quote) {
+      if (c === '\\') i++;
+      else if (c === quote) quote = '';
+    } else if (c === '"' || c === "'") quote = c;
+    else if (c === '(' || c === '[') depth++;
+    else if (c === ')' || c === ']') depth--;
+    else if (c === ',' && depth === 0) {
+      out.push(list.slice(start, i).trim());
+      start = i + 1;
+    }
+  }
+  out.push(list.slice(start).trim());
+  return out.filter(Boolean);
+}

@@ -2,7 +2,7 @@
 // non-interference (docs/redaction.md). The page halves run in real browsers in test/e2e/redaction-differential.test.ts.
 import { describe, expect, it } from 'vitest';
 import { OrielError } from '../../shared/errors.js';
-import { vetSelector } from '../../shared/selectors.js';
+import { splitSelectorList, vetSelector } from '../../shared/selectors.js';
 import { scrubUrl } from '../../shared/url-redaction.js';
 
 function refusal(selector: string): string {
@@ -42,6 +42,13 @@ describe('selector gate', () => {
 
   it('refuses what it cannot parse instead of passing it on', () => {
     for (const s of ['', 'a[', 'input[/* */value^=h]', ':not(', 'a,']) expect(() => vetSelector(s)).toThrow(OrielError);
+  });
+});
+
+describe('selector lists of the page\'s style sheets', () => {
+  it('splits at top-level commas only, trimmed, without empty parts', () => {
+    expect(splitSelectorList('a:hover, :is(b, c) > d ,[title="x,y"]::before,')).toEqual(['a:hover', ':is(b, c) > d', '[title="x,y"]::before']);
+    expect(splitSelectorList("e[data-q='\\',']")).toEqual(["e[data-q='\\',']"]);
   });
 });
 

@@ -1,6 +1,7 @@
 // CSS `:hover` for a synthetic pointer. Synthetic events do not set the browser's hover state, so once an agent
 // hovers in a document, Oriel marks the hovered element and its flat-tree ancestors with an attribute and mirrors the
 // page's readable `:hover` rules onto it (https://drafts.csswg.org/selectors-4/#the-hover-pseudo). Used by pointer.ts.
+import { splitSelectorList } from '../../../shared/selectors.js';
 
 /** The attribute on every element of the hovered chain while emulation is on. */
 export const HOVER_ATTRIBUTE = 'data-oriel-hover';
@@ -88,29 +89,6 @@ function mirrorRules(rules: CSSRuleList, out: string[], report: MirrorReport): v
       if (inner.length > 0) out.push(`${rule.cssText.slice(0, rule.cssText.indexOf('{'))}{\n${inner.join('\n')}\n}`);
     }
   }
-}
-
-/** Splits a selector list at its top-level commas (not those inside `:is(…)`, `[…]` or strings). */
-function splitSelectorList(list: string): string[] {
-  const out: string[] = [];
-  let depth = 0;
-  let quote = '';
-  let start = 0;
-  for (let i = 0; i < list.length; i++) {
-    const c = list[i]!;
-    if (quote) {
-      if (c === '\\') i++;
-      else if (c === quote) quote = '';
-    } else if (c === '"' || c === "'") quote = c;
-    else if (c === '(' || c === '[') depth++;
-    else if (c === ')' || c === ']') depth--;
-    else if (c === ',' && depth === 0) {
-      out.push(list.slice(start, i).trim());
-      start = i + 1;
-    }
-  }
-  out.push(list.slice(start).trim());
-  return out.filter(Boolean);
 }
 
 /**

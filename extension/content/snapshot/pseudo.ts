@@ -2,6 +2,7 @@
 // `getComputedStyle(el, '::before').content` for every element of a name's subtree, which costs a style resolution per
 // element; most pages declare such content for a handful of selectors only. One pass over the style sheets of a tree
 // scope finds those selectors, so the per-element question becomes one `matches()` call — or no call at all.
+import { splitSelectorList } from '../../../shared/selectors.js';
 
 /** What a tree scope's style sheets say about generated text: none, only on elements matching `selector`, or unknown. */
 export type PseudoScope = { kind: 'none' } | { kind: 'some'; selector: string } | { kind: 'unknown' };
@@ -22,29 +23,6 @@ function contentMayHaveText(value: string): boolean {
   const v = value.trim();
   if (v === '' || v === 'none' || v === 'normal' || v === '""' || v === "''") return false;
   return true;
-}
-
-/** Splits a selector list at its top-level commas (not inside parentheses, brackets or strings). */
-function splitSelectorList(list: string): string[] {
-  const out: string[] = [];
-  let depth = 0;
-  let quote = '';
-  let start = 0;
-  for (let i = 0; i < list.length; i++) {
-    const ch = list[i]!;
-    if (quote) {
-      if (ch === '\\') i++;
-      else if (ch === quote) quote = '';
-    } else if (ch === '"' || ch === "'") quote = ch;
-    else if (ch === '(' || ch === '[') depth++;
-    else if (ch === ')' || ch === ']') depth--;
-    else if (ch === ',' && depth === 0) {
-      out.push(list.slice(start, i));
-      start = i + 1;
-    }
-  }
-  out.push(list.slice(start));
-  return out;
 }
 
 /**
