@@ -84,6 +84,23 @@ export class FastNames {
   }
 
   /**
+   * The text of `el`'s labels joined with spaces: null when it has no label, undefined when a label's text cannot be
+   * told here (left to the library).
+   */
+  private fromLabels(el: Element): string | null | undefined {
+    const labels = this.labelsOf(el);
+    if (!labels.length) return null;
+    this.consulted = el;
+    const parts: string[] = [];
+    for (const l of labels) {
+      const t = this.labelText(l);
+      if (t === undefined) return undefined;
+      if (t.length) parts.push(t);
+    }
+    return parts.join(' ');
+  }
+
+  /**
    * A custom element with internals: aria-labelledby is left to the library; then aria-label (the attribute, else the
    * internals' ariaLabel), its labels (a form-associated custom element is labelable), its content when the role is
    * named from content, its title.
@@ -94,17 +111,8 @@ export class FastNames {
     const label = (el.getAttribute('aria-label') ?? internals.ariaLabel ?? '').trim();
     if (label !== '') return flat(label);
     if (role !== null && PROHIBITED.has(role)) return '';
-    const labels = this.labelsOf(el);
-    if (labels.length) {
-      this.consulted = el;
-      const parts: string[] = [];
-      for (const l of labels) {
-        const t = this.labelText(l);
-        if (t === undefined) return undefined;
-        if (t.length) parts.push(t);
-      }
-      return flat(parts.join(' '));
-    }
+    const byLabels = this.fromLabels(el);
+    if (byLabels !== null) return byLabels === undefined ? undefined : flat(byLabels);
     if (role !== null && FROM_CONTENT.has(role)) {
       const c = this.content(el);
       if (c === undefined) return undefined;
@@ -141,17 +149,8 @@ export class FastNames {
         if (type === 'button' || type === 'submit' || type === 'reset' || type === 'image') return undefined;
       }
       if (LABELABLE.has(tag) && !(tag === 'input' && (el as HTMLInputElement).type === 'hidden')) {
-        const labels = this.labelsOf(el);
-        if (labels.length) {
-          this.consulted = el;
-          const parts: string[] = [];
-          for (const l of labels) {
-            const t = this.labelText(l);
-            if (t === undefined) return undefined;
-            if (t.length) parts.push(t);
-          }
-          return parts.join(' ');
-        }
+        const byLabels = this.fromLabels(el);
+        if (byLabels !== null) return byLabels;
       }
       if (role === 'button') {
         const c = this.content(el);
