@@ -7,8 +7,8 @@ import { PassThrough } from 'node:stream';
 import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import type { Hub } from '../hub/hub.js';
 import { logger } from '../common/log.js';
-import { createMcpServer } from './server.js';
-import { makeToolContext } from './context.js';
+import type { createMcpServer } from './server.js';
+import { serverForClient } from './context.js';
 import { checkLine, LineSplitter, MAX_LINE_BYTES, oversizedError } from './lines.js';
 
 const log = logger('mcp');
@@ -67,14 +67,7 @@ export function serveClient(hub: Hub, socket: Socket, initial: Uint8Array, name?
   const transport = new StdioServerTransport(input, socket);
   serveStdio(
     () => {
-      const server = createMcpServer({
-        clientId,
-        context: (signal, target, clientName) => {
-          if (clientName) hub.clients.rename(clientId, clientName);
-          return makeToolContext(hub, hub.clients.get(clientId) ?? caller, signal, target);
-        },
-        disabled: () => hub.disabledTools(),
-      });
+      const server = serverForClient(hub, clientId, caller);
       if (!closed) servers.add(server);
       return server;
     },

@@ -5,6 +5,7 @@ import type { Caller } from '../../shared/call.js';
 import { orielError } from '../../shared/errors.js';
 import type { SessionView, ToolContext } from './tools/types.js';
 import { readUploadFiles } from './files.js';
+import { createMcpServer } from './server.js';
 
 /** Default page-call deadline when a tool gives none, ms. */
 export const DEFAULT_CALL_TIMEOUT_MS = 30_000;
@@ -96,4 +97,19 @@ function leaseFacts(hub: Hub, session: string, caller: Caller): Pick<SessionView
   const held = hub.leaseOf(session);
   if (!held) return {};
   return { lease: { holder: held.holder.name, yours: held.holder.id === caller.id, expires_at: new Date(held.expiresAt).toISOString(), max_until: new Date(held.maxUntil).toISOString() } };
+}
+
+/**
+ * The MCP server for one hub client (a stdio connection or an HTTP session): its tools act as that client, under the
+ * name the client gives in `initialize`, with the tools every connected browser allows.
+ */
+export function serverForClient(hub: Hub, clientId: string, caller: Caller): ReturnType<typeof createMcpServer> {
+  return createMcpServer({
+    clientId,
+    context: (signal, target, clientName) => {
+      if (clientName) hub.clients.rename(clientId, clientName);
+      return makeToolContext(hub, hub.clients.get(clientId) ?? caller, signal, target);
+    },
+    disabled: () => hub.disabledTools(),
+  });
 }

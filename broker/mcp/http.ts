@@ -24,7 +24,7 @@ import type { Hub } from '../hub/hub.js';
 import type { Caller } from '../../shared/call.js';
 import { logger } from '../common/log.js';
 import { createMcpServer } from './server.js';
-import { makeToolContext } from './context.js';
+import { makeToolContext, serverForClient } from './context.js';
 
 const log = logger('http');
 
@@ -159,14 +159,7 @@ export async function startHttpServer(hub: Hub, options: HttpServeOptions): Prom
       if (opened) sessions.delete(opened);
       leave(clientId);
     };
-    const server = createMcpServer({
-      clientId,
-      context: (signal, target, clientName) => {
-        if (clientName) hub.clients.rename(clientId, clientName);
-        return makeToolContext(hub, hub.clients.get(clientId) ?? caller, signal, target);
-      },
-      disabled: () => hub.disabledTools(),
-    });
+    const server = serverForClient(hub, clientId, caller);
     await server.connect(transport);
     const response = await transport.handleRequest(request, { authInfo });
     // Not an initialize (or a failed one): no session was opened, and no client stays.
