@@ -94,6 +94,39 @@ export async function listFrames(tab: number): Promise<Array<{ frameId: number; 
   return frames.map((f) => ({ frameId: f.frameId, parentFrameId: f.parentFrameId, url: f.url }));
 }
 
+/** Which child frame shows which iframe: each token a child posted to its parent window, and the tokens by parent. */
+export interface FrameIntroductions {
+  frameOfToken: Map<string, number>;
+  childTokens: Map<number, string[]>;
+}
+
+/**
+ * Asks every child frame of `tab` (of `frames`) to post a fresh random token to its parent window, so that the
+ * parent's content script can tell which of its iframes shows which frame (Chromium has no runtime.getFrameId). A
+ * frame without Oriel's content script is left out.
+ */
+export async function introduceFrames(tab: number, frames: ReadonlyArray<{ frameId: number; parentFrameId: number }>): Promise<FrameIntroductions> {
+  const out: FrameIntroductions = { frameOfToken: new Map(), childTokens: new Map() };
+  await Promise.all(
+    frames
+      .filter((f) => f.frameId !== 0)
+      .map(async (f) => {
+        const bytes = crypto.getRandomValues(new Uint8Array(12));
+        const token = 'ft' + Array.from(bytes, (b) => (b % 36).toString(36)).join('');
+        try {
+          const r = await sendToFrame(tab, f.frameId, 'snapshot.hello', { token });
+          if ((r.value as { sent?: boolean } | null)?.sent) {
+            out.frameOfToken.set(token, f.frameId);
+            out.childTokens.set(f.parentFrameId, [...(out.childTokens.get(f.parentFrameId) ?? []), token]);
+          }
+        } catch {
+          /* no content script in that frame */
+        }
+      }),
+  );
+  return out;
+}
+
 /**
  * The frame of `tab` that shows document `document`, or undefined when no frame of this tab does (the handle is from
  * a previous page or another tab). Uses the cache first, then asks every frame (after a service-worker restart).

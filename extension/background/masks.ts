@@ -2,7 +2,7 @@
 // extension/content/masks.ts), places each child frame inside its iframe, and returns the boxes in the top frame's
 // viewport CSS pixels. A frame that cannot be asked is masked whole. Used by ./ops/screenshot.ts.
 import { RedactionBoxesResult } from '../../shared/ops.js';
-import { listFrames, sendToFrame, type FrameCallOptions } from './frames.js';
+import { introduceFrames, listFrames, sendToFrame, type FrameCallOptions } from './frames.js';
 
 /** A box in the top frame's viewport, CSS pixels. */
 export interface Box {
@@ -18,12 +18,6 @@ export interface Masks {
   boxes: Box[];
 }
 
-/** A random token for the iframe ↔ frameId handshake (Chromium has no runtime.getFrameId); as snapshot.ts does. */
-function frameToken(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(12));
-  return 'ft' + Array.from(bytes, (b) => (b % 36).toString(36)).join('');
-}
-
 /**
  * Measures the masks of every frame of `tab` now. `settle` lets the page paint a frame first (the first measurement
  * of a capture, so the image is not older than the layout measured).
@@ -31,24 +25,8 @@ function frameToken(): string {
  */
 export async function measureMasks(tab: number, frameCall: FrameCallOptions, settle: boolean): Promise<Masks> {
   const frames = await listFrames(tab);
-  const frameOfToken = new Map<string, number>();
-  const childTokens = new Map<number, string[]>();
-  await Promise.all(
-    frames
-      .filter((f) => f.frameId !== 0)
-      .map(async (f) => {
-        const token = frameToken();
-        try {
-          const r = await sendToFrame(tab, f.frameId, 'snapshot.hello', { token });
-          if ((r.value as { sent?: boolean } | null)?.sent) {
-            frameOfToken.set(token, f.frameId);
-            childTokens.set(f.parentFrameId, [...(childTokens.get(f.parentFrameId) ?? []), token]);
-          }
-        } catch {
-          /* no content script there: its iframe is masked whole */
-        }
-      }),
-  );
+  // A child frame without our content script is masked whole (its iframe's box).
+  const { frameOfToken, childTokens } = await introduceFrames(tab, frames);
   const reports = new Map<number, RedactionBoxesResult>();
   await Promise.all(
     [0, ...frames.map((f) => f.frameId).filter((id) => id !== 0)].map(async (frameId) => {

@@ -4,24 +4,8 @@
 import { OrielError } from '../../shared/errors.js';
 import { LineFilter, lineOf, type FilterSpec, type Line, type SnapNode, type WalkFlags } from '../../shared/snapshot/index.js';
 import type { DocumentResult, ReadyState } from '../../shared/ops.js';
-import { listFrames, sendToFrame } from './frames.js';
-
-/** What a frame's content script answers to `snapshot.lines` (extension/content/snapshot/session.ts LinesReply). */
-interface LinesReply {
-  reading: string;
-  document: string;
-  url: string;
-  title: string;
-  ready_state: ReadyState;
-  lines: Line[];
-  stop?: { node: SnapNode; depth: number; ref: number | string; inert: boolean; inherit: string[] };
-  done: boolean;
-  visited: number;
-  dropped: number;
-  changed: boolean;
-  lateModal: boolean;
-  ms: number;
-}
+import type { LinesReply } from '../../shared/snapshot/reading.js';
+import { introduceFrames, listFrames, sendToFrame } from './frames.js';
 
 /** Most characters asked of a frame at once (a whole outline for `since` comes in several answers). */
 const MAX_WANT = 4_000_000;
@@ -41,12 +25,6 @@ interface Level {
   flags: WalkFlags;
   /** The iframe's line, written before the frame's first line once it is known whether the frame can be reached. */
   head?: { node: SnapNode; depth: number };
-}
-
-/** A random token for the iframe ↔ frameId handshake (Chromium has no runtime.getFrameId). */
-function frameToken(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(12));
-  return 'ft' + Array.from(bytes, (b) => (b % 36).toString(36)).join('');
 }
 
 export class Reading {
@@ -102,25 +80,8 @@ export class Reading {
   async begin(): Promise<void> {
     if (this.started) return;
     this.started = true;
-    const frames = await listFrames(this.tab);
-    await Promise.all(
-      frames
-        .filter((f) => f.frameId !== 0)
-        .map(async (f) => {
-          const token = frameToken();
-          try {
-            const r = await sendToFrame(this.tab, f.frameId, 'snapshot.hello', { token });
-            if ((r.value as { sent?: boolean })?.sent) {
-              this.frameOfToken.set(token, f.frameId);
-              const list = this.childTokens.get(f.parentFrameId) ?? [];
-              list.push(token);
-              this.childTokens.set(f.parentFrameId, list);
-            }
-          } catch {
-            /* a frame without our content script: shown as an iframe that is not loaded */
-          }
-        }),
-    );
+    // A frame without our content script is shown as an iframe that is not loaded.
+    ({ frameOfToken: this.frameOfToken, childTokens: this.childTokens } = await introduceFrames(this.tab, await listFrames(this.tab)));
     if (this.startFrame !== 0) {
       const doc = (await sendToFrame(this.tab, 0, 'document', {})).value as DocumentResult;
       this.top = { document: doc.document, url: doc.url, title: doc.title, ready_state: doc.ready_state };

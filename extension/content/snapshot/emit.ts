@@ -3,21 +3,9 @@
 // exactly what shared/snapshot/render.ts toLines writes for the whole tree, in the same order; it stops at each
 // iframe placeholder (the background puts the child frame's lines there) and where the walk has not yet decided.
 import { collapsesInto, lineOf, openLine, shownChildren, type Line, type LineFields, type SnapNode } from '../../../shared/snapshot/index.js';
+import type { FrameStop } from '../../../shared/snapshot/reading.js';
 import type { Builder } from './builder.js';
 import type { OpenNode, Walker } from './walk.js';
-
-/** An iframe placeholder reached by the lines: the background writes its line and the child frame's lines under it. */
-export interface FrameStop {
-  /** The iframe's node (its line is written by the background, which knows whether the frame can be reached). */
-  node: SnapNode;
-  depth: number;
-  /** The frame reference: a frameId (Firefox) or the token the child frame posted (Chromium). */
-  ref: number | string;
-  /** The frame sits outside an open modal: everything in it is inert. */
-  inert: boolean;
-  /** Usability states the frame's controls share. */
-  inherit: string[];
-}
 
 export interface Drained {
   lines: Line[];

@@ -5,7 +5,8 @@
 import type { WalkFlags } from '../../../shared/snapshot/index.js';
 import type { ContentHandlers } from '../handlers.js';
 import { announceToParent, awaitTokens, listenForChildFrames } from './frames.js';
-import { continueReading, startReading, type LinesReply } from './session.js';
+import { continueReading, startReading } from './session.js';
+import type { LinesReply } from '../../../shared/snapshot/reading.js';
 
 listenForChildFrames();
 

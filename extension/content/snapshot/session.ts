@@ -7,7 +7,8 @@ import type { HandleRegistry } from '../registry.js';
 import { isSecretField } from '../redaction.js';
 import { computeRole } from './cache.js';
 import { mutationCount } from './changes.js';
-import { Emitter, type FrameStop } from './emit.js';
+import { Emitter } from './emit.js';
+import type { FrameStop, LinesReply } from '../../../shared/snapshot/reading.js';
 import { frameRefOf } from './frames.js';
 import { Walker, type WalkEnv } from './walk.js';
 
@@ -17,28 +18,6 @@ const MAX_READINGS = 3;
 const WALK_STEP_CHARS = 500;
 /** Time kept free before the call's deadline, ms: the lines so far are returned, the rest continues by cursor. */
 const DEADLINE_MARGIN_MS = 1500;
-
-export interface LinesReply {
-  reading: string;
-  document: string;
-  url: string;
-  title: string;
-  /** `document.readyState` when the lines were read. */
-  ready_state: DocumentReadyState;
-  lines: Line[];
-  /** An iframe the lines stopped at: its line and frame are the background's to write and read. */
-  stop?: FrameStop;
-  /** Every line of this frame has been given. */
-  done: boolean;
-  visited: number;
-  dropped: number;
-  /** The document changed since the reading began. */
-  changed: boolean;
-  /** A modal dialog was found after lines outside it had already been given unmarked. */
-  lateModal: boolean;
-  /** Milliseconds this answer took in the page. */
-  ms: number;
-}
 
 class Reading {
   readonly id = 'r' + Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => (b % 36).toString(36)).join('');
