@@ -92,6 +92,8 @@ export interface LeaseView {
 
 /** The hub answers a call this long after its deadline at the latest, so the browser's own diagnosis arrives first, ms. */
 export const ANSWER_SLACK_MS = 250;
+/** The hub's backstop after a permission prompt's end: the browser, which settles the prompt, answers first, ms. */
+const PROMPT_SLACK_MS = 2_000;
 /** Longest a call may wait on a permission prompt (the options page allows 600 s), ms. */
 export const MAX_PROMPT_WAIT_MS = 600_000;
 
@@ -309,7 +311,8 @@ export class Hub {
         const call = this.pending.get(event.call);
         if (!call || call.instance !== instance) break;
         const until = Math.min(event.until, Date.now() + MAX_PROMPT_WAIT_MS);
-        call.arm(until + ANSWER_SLACK_MS, () => new OrielError(errorData('permission_timeout', `"${call.op}" waited for the user's permission and got no answer in time.`)));
+        const seconds = Math.max(1, Math.round((until - Date.now()) / 1000));
+        call.arm(until + PROMPT_SLACK_MS, () => new OrielError(errorData('permission_timeout', `"${call.op}" waited for the user's permission and got no answer within ${seconds} s.`)));
         // The person may take a while: the tab's other calls run meanwhile (the browser holds this one until its turn).
         // One call per tab steps aside at a time, so a client flooding a tab with calls that ask cannot raise a prompt
         // per call: a second asking call keeps the tab until its own prompt is settled.

@@ -3,7 +3,7 @@
 // synchronously at top level so a restarted worker hears the event that woke it.
 import '../zod-jitless.js'; // first: zod must be jitless before any schema is built
 import { browserIdentity } from './identity.js';
-import { startNative, sendTabs, post, isConnected } from './native.js';
+import { startNative, sendTabs, sendTabsSoon, post, isConnected } from './native.js';
 import { runCall, cancelCall } from './pipeline/index.js';
 import { answerPrompt, recheck } from './pipeline/consent.js';
 import { giveTurn } from './pipeline/turns.js';
@@ -39,7 +39,7 @@ chrome.tabs.onRemoved.addListener((tab) => {
 
 chrome.tabs.onUpdated.addListener((tab, change) => {
   if (change.title === undefined && change.url === undefined && change.status === undefined) return;
-  void isShared(tab).then((shared) => (shared ? sendTabs() : undefined));
+  void isShared(tab).then((shared) => (shared ? sendTabsSoon() : undefined));
 });
 
 chrome.tabs.onActivated.addListener(() => void sendTabs());

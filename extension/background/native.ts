@@ -51,27 +51,32 @@ export function isGreeted(): boolean {
 }
 
 /** Sends the current shared-tab list. */
-/** The tab list goes to the hub at most this often, ms (a page retitling itself in a loop must not flood the port). */
+/** Sends the shared tabs (with their documents and grants) to the hub now: sharing or consent changed. */
+export async function sendTabs(): Promise<void> {
+  if (port && greeted) post({ t: 'tabs', tabs: await describeSharedTabs() });
+}
+
+/** A shared tab's title, URL or load state goes to the hub at most this often, ms (a page can retitle in a loop). */
 const TABS_MIN_INTERVAL_MS = 100;
 let lastTabs = 0;
 let tabsTimer: ReturnType<typeof setTimeout> | undefined;
 
 /**
- * Sends the shared tabs to the hub: at once, or — within {@link TABS_MIN_INTERVAL_MS} of the last send — once at
- * the end of that interval, with the state then (changes in between are coalesced, never dropped).
+ * {@link sendTabs} for changes a page makes itself: at once, or — within {@link TABS_MIN_INTERVAL_MS} of the last
+ * such send — once at the end of that interval, with the state then (changes in between are coalesced, not dropped).
  */
-export async function sendTabs(): Promise<void> {
+export function sendTabsSoon(): void {
   if (tabsTimer !== undefined) return;
   const wait = lastTabs + TABS_MIN_INTERVAL_MS - Date.now();
   if (wait > 0) {
     tabsTimer = setTimeout(() => {
       tabsTimer = undefined;
-      void sendTabs();
+      sendTabsSoon();
     }, wait);
     return;
   }
   lastTabs = Date.now();
-  if (port && greeted) post({ t: 'tabs', tabs: await describeSharedTabs() });
+  void sendTabs();
 }
 
 /** Starts the connection loop. */

@@ -195,7 +195,7 @@ describe('Hub consent plumbing', () => {
     // Well past the call's own deadline: still waiting for the person.
     await vi.advanceTimersByTimeAsync(3_000);
     expect(await Promise.race([outcome, 'pending'])).toBe('pending');
-    await vi.advanceTimersByTimeAsync(2_500);
+    await vi.advanceTimersByTimeAsync(4_500);
     expect(await outcome).toBe('permission_timeout');
     expect(b.sent.filter((m) => m.t === 'cancel')).toHaveLength(1);
   });
