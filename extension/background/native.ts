@@ -3,6 +3,7 @@
 import { HubToBrowserSchema, NATIVE_HOST_NAME, WIRE_VERSION, type BrowserInfo, type BrowserToHub } from '../../shared/protocol.js';
 import type { PageCall } from '../../shared/call.js';
 import { describeSharedTabs } from './sharing.js';
+import { inOrder } from './in-order.js';
 
 type CallHandler = (call: PageCall) => Promise<BrowserToHub>;
 
@@ -50,11 +51,14 @@ export function isGreeted(): boolean {
   return port !== undefined && greeted;
 }
 
-/** Sends the current shared-tab list. */
-/** Sends the shared tabs (with their documents and grants) to the hub now: sharing or consent changed. */
-export async function sendTabs(): Promise<void> {
+/**
+ * Sends the shared tabs (with their documents and grants) to the hub: sharing or consent changed. Sends run one at a
+ * time, in call order, so a slow read of older state can never post after (and so overwrite) a newer list. Resolves
+ * once this call's list has been posted (or dropped, when no port is open).
+ */
+export const sendTabs: () => Promise<void> = inOrder(async () => {
   if (port && greeted) post({ t: 'tabs', tabs: await describeSharedTabs() });
-}
+});
 
 /** A shared tab's title, URL or load state goes to the hub at most this often, ms (a page can retitle in a loop). */
 const TABS_MIN_INTERVAL_MS = 100;
