@@ -80,10 +80,12 @@ export async function answerPrompt(rig: Rig, match: PromptMatch, answer: string,
   const popup = await rig.extensionPage('popup');
   for (let attempt = 0; ; attempt++) {
     try {
-      await popup.click(`article.prompt[data-prompt="${card.id}"] button[data-answer="${answer}"]`);
+      // Found and clicked in one task of the popup: a mouse click at coordinates found a moment before could land on
+      // another card's button once the list has moved.
+      await popup.$eval(`article.prompt[data-prompt="${card.id}"] button[data-answer="${answer}"]`, (b) => (b as HTMLButtonElement).click());
       break;
     } catch (err) {
-      // The popup rebuilt the card (another call joined it) between finding the button and clicking it: find it again.
+      // The card is not there at this moment (the popup is rebuilding it, another call joined it): find it again.
       if (attempt >= 3) throw err;
     }
   }

@@ -265,13 +265,15 @@ export async function launchRig(
       const manager = await extensionPage('popup');
       const selector = `label.tab[data-url*="${urlPart.replace(/"/g, '\\"')}"] input`;
       await manager.waitForSelector(selector, { timeout: SIGNAL_TIMEOUT_MS });
-      // The live list re-renders as tabs open and change: a click can land on a switch that was just replaced and do
-      // nothing. Click until the switch shows the wanted state (each look waits on the popup's own re-render).
+      // The live list re-renders as tabs open and change. A mouse click at the coordinates the switch had a moment
+      // before can land on another tab's switch once the list has moved (and unshare that tab), so the switch is found
+      // and clicked in one task of the popup; if a re-render replaced it before the popup handled the click, the look
+      // below sees the old state and clicks again.
       for (let attempt = 0; ; attempt++) {
         try {
           const checked = await manager.$eval(selector, (el) => (el as HTMLInputElement).checked);
           if (checked === shared) break;
-          await manager.click(selector);
+          await manager.$eval(selector, (el) => (el as HTMLInputElement).click());
           await manager.waitForFunction((sel, want) => (document.querySelector(sel) as HTMLInputElement | null)?.checked === want, { timeout: attempt < 3 ? 5_000 : SIGNAL_TIMEOUT_MS, polling: 50 }, selector, shared);
           break;
         } catch (err) {
