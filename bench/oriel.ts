@@ -142,14 +142,17 @@ export async function measureOrielPage(page: Page, client: Client, session: stri
   const defaultFirst = await snap({})();
   const unbudgeted = await repeat(1, runs, snap({ max_chars: 200_000 }));
   const byDefault = await repeat(0, runs, snap({}));
-  // A whole-page read: `since` must read all of the page; naming a snapshot that is not held makes it show the outline.
-  const whole = await repeat(1, runs, snap({ max_chars: 200_000, since: 'sbenchnone0' }));
-
-  // The whole outline, following cursors, for the coverage check and the character count of a large page.
+  // A whole-page read (`since` must read all of the page; naming a snapshot that is not held makes it show the
+  // outline), and the whole outline by following cursors (also the coverage check and the character count of a large
+  // page). The two alternate, run by run, so that a change in the machine's load meets both alike.
+  const wholeRead = snap({ max_chars: 200_000, since: 'sbenchnone0' });
+  await wholeRead();
+  const whole: Awaited<ReturnType<typeof timedCall>>[] = [];
   const follows: number[] = [];
   let text = '';
   let pages = 0;
-  for (let i = 0; i < Math.max(1, Math.min(3, runs)); i++) {
+  for (let i = 0; i < runs; i++) {
+    whole.push(await wholeRead());
     const t0 = performance.now();
     ({ text, pages } = await wholeOutline(snap));
     follows.push(performance.now() - t0);
@@ -341,4 +344,32 @@ export async function measureOrielRows(client: Client, session: string, runs: nu
   });
   const last = results[results.length - 1]!.structured as { rows?: unknown[]; columns?: string[] };
   return { rows: last.rows?.length ?? 0, columns: last.columns ?? [], ms: summary(results.map((r) => r.ms)) };
+}
+
+/** The default-budget snapshot of two pages shared in two tabs at once, measured in alternation. */
+export interface BudgetPair {
+  small: { target: number } & Summary;
+  large: { target: number } & Summary;
+}
+
+/**
+ * The default-budget snapshot (later calls) of a small and a large page, each in a tab of its own, call for call in
+ * alternation (after `warmup` untimed pairs), so that a change in the machine's load meets both pages alike.
+ */
+export async function measureBudgetPair(
+  client: Client,
+  small: { target: number; session: string },
+  large: { target: number; session: string },
+  warmup: number,
+  runs: number,
+): Promise<BudgetPair> {
+  const times: Record<'small' | 'large', number[]> = { small: [], large: [] };
+  for (let i = 0; i < warmup + runs; i++) {
+    for (const [key, s] of [['small', small], ['large', large]] as const) {
+      const r = await timedCall(client, 'snapshot', { session: s.session });
+      if (r.isError) throw new Error(`default-budget snapshot failed on ${s.target}: ${r.text.slice(0, 500)}`);
+      if (i >= warmup) times[key].push(r.ms);
+    }
+  }
+  return { small: { target: small.target, ...summary(times.small) }, large: { target: large.target, ...summary(times.large) } };
 }

@@ -10,6 +10,7 @@ import { ROOT, serveFixtures, type Rig } from '../test/e2e/harness.js';
 import { bundleInPage } from './bundle.js';
 import { CHROMIUM, killStragglers, startPlaywrightMcp, type PlaywrightMcp } from './mcp.js';
 import {
+  measureBudgetPair,
   measureOrielFlatPage,
   measureOrielLatency,
   measureOrielLoop,
@@ -17,6 +18,7 @@ import {
   measureOrielRows,
   openShared,
   startOriel,
+  type BudgetPair,
   type LoopResult,
   type OrielFlatResult,
   type OrielPageResult,
@@ -196,6 +198,18 @@ async function main(): Promise<void> {
       }
       await page.close();
     }
+    // The default-budget snapshot of the 1k and 50k pages, side by side in two tabs, in alternation.
+    let budgetPair: BudgetPair | undefined;
+    if (SIZES.includes(1_000) && SIZES.includes(50_000)) {
+      const lo = 1_000;
+      const hi = 50_000;
+      log(`Oriel default-budget snapshots, ${lo} and ${hi} elements in alternation`);
+      const a = await openShared(oriel.rig, oriel.client, url(lo));
+      const b = await openShared(oriel.rig, oriel.client, url(hi));
+      budgetPair = await measureBudgetPair(oriel.client, { target: lo, session: a.session }, { target: hi, session: b.session }, PLAN.warmup, PLAN.runs * 2);
+      await a.page.close();
+      await b.page.close();
+    }
     let rows: RowsResult | undefined;
     {
       const { page, session } = await openShared(oriel.rig, oriel.client, `${server.origin}/big-table.html`);
@@ -261,8 +275,9 @@ async function main(): Promise<void> {
       flat,
       loops,
       ...(rows ? { rows } : {}),
+      ...(budgetPair ? { budgetPair } : {}),
       ...(latency ? { latency } : {}),
-      targets: targets(pagesRows, latency, flat, loops, rows),
+      targets: targets(pagesRows, latency, flat, loops, rows, budgetPair),
       loadAtEnd: os.loadavg().map((l) => l.toFixed(2)).join(' '),
       durationSeconds: Math.round((performance.now() - started) / 1000),
     };
