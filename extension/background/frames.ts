@@ -15,6 +15,11 @@ export interface FrameReply {
 
 /** Where each document id (handle namespace) lives: tab → document id → frameId. Rebuilt on demand after a restart. */
 const documentFrames = new Map<number, Map<string, number>>();
+/**
+ * The origin of each document a content script described (tab → document id → origin). A document keeps its origin
+ * for life (HTML "origin" of a Document), so this never goes stale; only which frame shows the document does.
+ */
+const documentOrigins = new Map<number, Map<string, string>>();
 
 /** What a content call carries besides the op and its arguments (shared/call.ts ContentCallSchema). */
 export interface FrameCallOptions {
@@ -53,6 +58,10 @@ export async function sendToFrame(tab: number, frameId: number, op: OpName, args
   if (!parsed.success) throw new OrielError(errorData('internal', 'The content script gave a malformed answer.'));
   noteDocument(tab, parsed.data.document, frameId);
   if (!parsed.data.ok) throw new OrielError(parsed.data.error);
+  if (op === 'document') {
+    const described = DocumentResult.safeParse(parsed.data.value);
+    if (described.success && described.data.document === parsed.data.document) noteOrigin(tab, described.data.document, described.data.origin);
+  }
   return { value: parsed.data.value, document: parsed.data.document };
 }
 
@@ -83,9 +92,24 @@ export function noteDocument(tab: number, document: string, frameId: number): vo
   docs.set(document, frameId);
 }
 
-/** Forgets a tab's documents (tab closed or unshared). */
+function noteOrigin(tab: number, document: string, origin: string): void {
+  let origins = documentOrigins.get(tab);
+  if (!origins) documentOrigins.set(tab, (origins = new Map()));
+  origins.set(document, origin);
+}
+
+/**
+ * The origin of document `document` of `tab`, as its content script reported it, or undefined when Oriel has not asked
+ * it yet. Which frame shows the document now is {@link frameOfDocument}'s question, not this one's.
+ */
+export function originOfDocument(tab: number, document: string): string | undefined {
+  return documentOrigins.get(tab)?.get(document);
+}
+
+/** Forgets a tab's documents (tab closed or unshared, or its top frame committed a new document). */
 export function forgetTab(tab: number): void {
   documentFrames.delete(tab);
+  documentOrigins.delete(tab);
 }
 
 /** Frames of a tab: id, parent id (-1 for the top frame) and URL. */

@@ -2,7 +2,7 @@
 // A handle names its document, hence its frame; calls without one act in (or start from) the top frame; snapshot and
 // wait_for by selector or text read every frame.
 import { orielError } from '../../../shared/errors.js';
-import { frameOfDocument, frameOrigin, frameOriginOrError } from '../frames.js';
+import { frameOfDocument, frameOrigin, frameOriginOrError, originOfDocument } from '../frames.js';
 import type { Stage } from './types.js';
 
 /** The namespace part of a handle (`q7k2mzr4.3` → `q7k2mzr4`). */
@@ -22,6 +22,13 @@ export const target: Stage = async (state) => {
     frame = found;
   }
   const everyFrame = state.op === 'snapshot' || (state.op === 'wait_for' && handle === undefined);
+  // A handle of the top frame's document: the call can only act in that document (the content script resolves handles
+  // in the document that issued them and no other), so its origin is the one to judge, and it is known once asked.
+  const known = handle !== undefined && frame === 0 ? originOfDocument(state.tab, namespaceOf(handle)) : undefined;
+  if (known !== undefined) {
+    state.target = { frame, origin: known, topOrigin: known, everyFrame, topReachable: true };
+    return;
+  }
   const top = await frameOriginOrError(state.tab, 0);
   const origin = frame === 0 ? top.origin : await frameOrigin(state.tab, frame);
   state.target = { frame, origin, topOrigin: top.origin, everyFrame, topReachable: top.reachable };
