@@ -3,7 +3,8 @@
 // tab navigated to an origin with no grant asks; once means once, a denial refuses, act covers read, the host-on-any-
 // port answer covers another port; several calls waiting on the same question share one prompt; an unanswered prompt
 // fails its call with permission_timeout while the call's own deadline stays stopped; cancelling a call or closing its
-// client withdraws its prompt; revoking in the options page makes the next call ask again. The badge counts prompts,
+// client withdraws its prompt; revoking in the options page makes the next call ask again; a call by handle is judged
+// on the origin of the handle's own document. The badge counts prompts,
 // a notification is raised, `oriel status` and list_sessions tell.
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
@@ -18,6 +19,8 @@ describe.each(BROWSERS)('permission prompts in %s', (kind) => {
   let rig: Rig;
   let one: Site;
   let two: Site;
+  /** A third origin (127.0.0.1 on a third port), for one test; closed with the others once the browser is gone. */
+  let three: Site | undefined;
   let page: Page;
   let agent: Client;
   let other: Client;
@@ -50,6 +53,7 @@ describe.each(BROWSERS)('permission prompts in %s', (kind) => {
     await rig?.close();
     await one?.close();
     await two?.close();
+    await three?.close();
   });
 
   it('sharing grants read and act on the origin shared at, and list_sessions says so', async () => {
@@ -237,5 +241,40 @@ describe.each(BROWSERS)('permission prompts in %s', (kind) => {
     await leaver.close();
     await popup.waitForSelector(`article.prompt[data-prompt="${left.id}"]`, { hidden: true, timeout: 10_000 });
     expect(await badgeText(rig)).toBe('');
+  });
+
+  it("a call by handle is judged on the origin of the handle's own document: after the page moved itself to an origin with no grant, its old handles are unknown and a click by a new one asks there", async () => {
+    three = await serveFixtures(path.join(FIXTURES, 'consent'));
+    const E = three.origin; // 127.0.0.1 on a port no answer covers
+    // The person brings the tab back to the origin it was shared at (granted read and act).
+    await page.goto(`${A()}/page.html?handles`, { waitUntil: 'load' });
+    await page.bringToFront();
+    const onA = handleOf((await until(async () => {
+      const r = await tool('snapshot');
+      return !r.isError && r.structured.url === `${A()}/page.html?handles` ? r : undefined;
+    }, 10_000, 'the session to show the page on A')).text, /button "Act"/);
+    // Twice: the second call is judged on what the first learnt about the handle's document.
+    for (let i = 1; i <= 2; i++) {
+      const r = await tool('click', { handle: onA });
+      expect(r.isError, r.text).toBe(false);
+    }
+    expect(await page.$eval('#out', (e) => e.textContent)).toBe('clicked 2');
+    expect(await promptCards(rig)).toEqual([]);
+
+    // The page leaves for E by itself.
+    await Promise.all([page.waitForNavigation({ waitUntil: 'load' }), page.evaluate((u) => void (location.href = u), `${E}/page.html?moved`)]);
+    const stale = await tool('click', { handle: onA });
+    expect(stale.error?.code).toBe('unknown_handle');
+    expect(await promptCards(rig)).toEqual([]);
+
+    const snap = tool('snapshot');
+    await answerPrompt(rig, { capability: 'read', origin: E }, 'allow_once', page);
+    const onE = handleOf((await snap).text, /button "Act"/);
+    const click = tool('click', { handle: onE });
+    const card = await waitForPrompt(rig, { capability: 'act', origin: E });
+    expect(card.origin).toBe(E);
+    await answerPrompt(rig, { capability: 'act', origin: E }, 'deny_once', page);
+    expect((await click).error?.code).toBe('permission_denied');
+    expect(await page.$eval('#out', (e) => e.textContent)).toBe('not clicked');
   });
 });
