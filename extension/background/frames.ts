@@ -13,13 +13,17 @@ export interface FrameReply {
   document: string;
 }
 
-/** Where each document id (handle namespace) lives: tab → document id → frameId. Rebuilt on demand after a restart. */
-const documentFrames = new Map<number, Map<string, number>>();
 /**
- * The origin of each document a content script described (tab → document id → origin). A document keeps its origin
- * for life (HTML "origin" of a Document), so this never goes stale; only which frame shows the document does.
+ * What the background knows of a document (by its id, the handle namespace): the frame that showed it last, and its
+ * origin once its content script described it. A document keeps its origin for life (HTML "origin" of a Document), so
+ * the origin never goes stale; only the frame may.
  */
-const documentOrigins = new Map<number, Map<string, string>>();
+interface KnownDocument {
+  frame: number;
+  origin?: string;
+}
+/** tab → document id → what is known of it. Rebuilt on demand after a restart. */
+const documents = new Map<number, Map<string, KnownDocument>>();
 
 /** What a content call carries besides the op and its arguments (shared/call.ts ContentCallSchema). */
 export interface FrameCallOptions {
@@ -56,12 +60,10 @@ export async function sendToFrame(tab: number, frameId: number, op: OpName, args
   }
   const parsed = ContentResponseSchema.safeParse(raw);
   if (!parsed.success) throw new OrielError(errorData('internal', 'The content script gave a malformed answer.'));
-  noteDocument(tab, parsed.data.document, frameId);
+  const described = op === 'document' && parsed.data.ok ? DocumentResult.safeParse(parsed.data.value) : undefined;
+  const origin = described?.success && described.data.document === parsed.data.document ? described.data.origin : undefined;
+  noteDocument(tab, parsed.data.document, frameId, origin);
   if (!parsed.data.ok) throw new OrielError(parsed.data.error);
-  if (op === 'document') {
-    const described = DocumentResult.safeParse(parsed.data.value);
-    if (described.success && described.data.document === parsed.data.document) noteOrigin(tab, described.data.document, described.data.origin);
-  }
   return { value: parsed.data.value, document: parsed.data.document };
 }
 
@@ -85,17 +87,11 @@ async function unreachable(tab: number, frameId: number, err: unknown): Promise<
   );
 }
 
-/** Records that `document` is shown in `frameId` of `tab`. */
-export function noteDocument(tab: number, document: string, frameId: number): void {
-  let docs = documentFrames.get(tab);
-  if (!docs) documentFrames.set(tab, (docs = new Map()));
-  docs.set(document, frameId);
-}
-
-function noteOrigin(tab: number, document: string, origin: string): void {
-  let origins = documentOrigins.get(tab);
-  if (!origins) documentOrigins.set(tab, (origins = new Map()));
-  origins.set(document, origin);
+/** Records that `document` is shown in `frameId` of `tab`, and its origin when its content script just described it. */
+export function noteDocument(tab: number, document: string, frameId: number, origin?: string): void {
+  let docs = documents.get(tab);
+  if (!docs) documents.set(tab, (docs = new Map()));
+  docs.set(document, { frame: frameId, origin: origin ?? docs.get(document)?.origin });
 }
 
 /**
@@ -103,13 +99,12 @@ function noteOrigin(tab: number, document: string, origin: string): void {
  * it yet. Which frame shows the document now is {@link frameOfDocument}'s question, not this one's.
  */
 export function originOfDocument(tab: number, document: string): string | undefined {
-  return documentOrigins.get(tab)?.get(document);
+  return documents.get(tab)?.get(document)?.origin;
 }
 
 /** Forgets a tab's documents (tab closed or unshared, or its top frame committed a new document). */
 export function forgetTab(tab: number): void {
-  documentFrames.delete(tab);
-  documentOrigins.delete(tab);
+  documents.delete(tab);
 }
 
 /** Frames of a tab: id, parent id (-1 for the top frame) and URL. */
@@ -156,11 +151,11 @@ export async function introduceFrames(tab: number, frames: ReadonlyArray<{ frame
  * a previous page or another tab). Uses the cache first, then asks every frame (after a service-worker restart).
  */
 export async function frameOfDocument(tab: number, document: string): Promise<number | undefined> {
-  const cached = documentFrames.get(tab)?.get(document);
+  const cached = documents.get(tab)?.get(document)?.frame;
   if (cached !== undefined) return cached;
   const frames = await listFrames(tab);
   await Promise.all(frames.map((f) => sendToFrame(tab, f.frameId, 'document', {}).catch(() => undefined)));
-  return documentFrames.get(tab)?.get(document);
+  return documents.get(tab)?.get(document)?.frame;
 }
 
 /**
