@@ -1,6 +1,8 @@
 // Builds everything: the extension for Chromium and Firefox — unpacked in dist/chrome and dist/firefox (development and
 // tests), and the store uploads dist/oriel-chrome.zip and dist/oriel-firefox.zip — and the broker CLI bundle
-// (dist/broker/oriel.mjs). Usage: npm run build [-- --only broker|extension]. Checked by test/unit/store-package.test.ts.
+// (dist/broker/oriel.mjs, its dependencies bundled in, their licenses beside it in THIRD-PARTY-LICENSES.txt).
+// Usage: npm run build [-- --only broker|extension]. Checked by test/unit/store-package.test.ts and
+// test/e2e/package.test.ts (the npm package made of these files).
 import { build as esbuild } from 'esbuild';
 import { build as viteBuild } from 'vite';
 import { zipSync } from 'fflate';
@@ -41,18 +43,42 @@ async function buildExtension(browser: 'chrome' | 'firefox'): Promise<void> {
 async function buildBroker(): Promise<void> {
   const outfile = path.join(root, 'dist/broker/oriel.mjs');
   mkdirSync(path.dirname(outfile), { recursive: true });
-  await esbuild({
+  const result = await esbuild({
     entryPoints: [path.join(root, 'broker/cli/main.ts')],
     outfile,
     bundle: true,
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    packages: 'external',
+    // Every dependency is bundled, so the published package has no runtime dependencies: `npm install -g` of its
+    // tarball needs no registry (docs/install.md, "Install"). CommonJS dependencies (proper-lockfile, ajv) call
+    // `require` for Node's built-ins, which an ES module does not have; the banner gives the bundle one.
+    banner: { js: "import { createRequire as __orielCreateRequire } from 'node:module';\nconst require = __orielCreateRequire(import.meta.url);" },
     sourcemap: 'linked',
+    metafile: true,
     logLevel: 'warning',
   });
   chmodSync(outfile, 0o755);
+  writeFileSync(path.join(path.dirname(outfile), 'THIRD-PARTY-LICENSES.txt'), licenseNotices(Object.keys(result.metafile.inputs)));
+}
+
+/**
+ * The license texts of the npm packages bundled into the CLI (their MIT/ISC/BSD terms ask that the notice travel
+ * with copies), one section per package, from each package's own package.json and LICENSE file.
+ */
+function licenseNotices(inputs: string[]): string {
+  const dirs = new Set<string>();
+  for (const input of inputs) {
+    const m = /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(input);
+    if (m) dirs.add(path.resolve(root, m[1]!));
+  }
+  const sections = [...dirs].sort().map((dir) => {
+    const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name: string; version: string; license?: string };
+    const file = readdirSync(dir).find((n) => /^(licen[cs]e|copying)(\.|$)/i.test(n));
+    const text = file ? readFileSync(path.join(dir, file), 'utf8').trim() : `(no license file; package.json says ${pkg.license ?? 'nothing'})`;
+    return `${pkg.name}@${pkg.version} (${pkg.license ?? 'unknown'})\n\n${text}\n`;
+  });
+  return `Oriel's CLI (oriel.mjs) bundles these packages:\n\n${sections.join('\n' + '-'.repeat(78) + '\n\n')}`;
 }
 
 const started = Date.now();

@@ -1,5 +1,6 @@
-// The setup half of the `oriel` CLI (docs/install.md): install, uninstall, doctor, status, config. broker/cli/main.ts calls
-// registerSetupCommands; the logic lives in the neighbouring modules.
+// The setup half of the `oriel` CLI (docs/install.md): setup, install, uninstall, doctor, status, config.
+// broker/cli/main.ts calls registerSetupCommands; the logic lives in the neighbouring modules.
+import path from 'node:path';
 import { Argument, Option, type Command } from 'commander';
 import { hubSocketPath, runtimeDirIssue } from '../common/paths.js';
 import { BROWSER_NAMES, type BrowserName } from './browsers.js';
@@ -11,6 +12,7 @@ import { queryHubStatus } from './control.js';
 import { formatDoctor, runDoctor } from './doctor.js';
 import { applyInstall, planInstall, type InstallPlan } from './install.js';
 import { chromiumOrigin } from './manifests.js';
+import { extensionBuilds, loadSteps, type ExtensionBuilds, type LoadStep } from './extension-builds.js';
 import { formatNotRunning, formatStatus, statusJson } from './status.js';
 import { escapeJson } from '../../shared/snapshot/escape.js';
 import { uninstall, type UninstallResult } from './uninstall.js';
@@ -62,7 +64,9 @@ function indent(text: string): string {
   return text.replace(/\n$/, '').split('\n').map((l) => `    ${l}`).join('\n');
 }
 
-function installText(plan: InstallPlan, ctx: SetupContext, dryRun: boolean): string {
+const INSTALL_NEXT = 'Next: load the extension in the browser (`oriel setup` prints where it is), then run `oriel doctor`.';
+
+function installText(plan: InstallPlan, ctx: SetupContext, dryRun: boolean, next = INSTALL_NEXT): string {
   const lines: string[] = [];
   if (dryRun) {
     lines.push('Dry run: nothing was written. `oriel install` would:');
@@ -81,7 +85,21 @@ function installText(plan: InstallPlan, ctx: SetupContext, dryRun: boolean): str
   for (const t of plan.targets) lines.push(`  ${t.id.padEnd(width)}  ${t.manifestPath}${t.registryKey ? `  (registry: ${t.registryKey})` : ''}`);
   lines.push(`Allowed extensions: ${[...plan.ids.chromium.map(chromiumOrigin), ...plan.ids.firefox].join(', ')}`);
   lines.push(`Recorded in ${plan.recordPath}; \`oriel uninstall\` removes exactly these.`);
-  lines.push('Next: load the extension in the browser (docs/install.md), then run `oriel doctor`.');
+  if (next) lines.push(next);
+  return lines.join('\n') + '\n';
+}
+
+/** The second half of `oriel setup`'s report: where the extension is and how to load it into each browser. */
+function loadText(builds: ExtensionBuilds, steps: LoadStep[]): string {
+  const lines = [`Load the extension (it ships with this CLI, in ${path.dirname(builds.chromium)}):`];
+  for (const s of steps) {
+    lines.push(`  ${s.label}: open ${s.page} (type it in the address bar)`);
+    s.steps.forEach((step, i) => lines.push(`    ${i + 1}. ${step}`));
+  }
+  lines.push(
+    'Then share a tab from the Oriel toolbar button, check the chain with `oriel doctor`, and print your MCP',
+    `client's entry with \`oriel config <client>\` (${MCP_CLIENTS.join(', ')}).`,
+  );
   return lines.join('\n') + '\n';
 }
 
@@ -105,6 +123,39 @@ function uninstallText(result: UninstallResult, dryRun: boolean): string {
 /** Adds `install`, `uninstall`, `doctor`, `status` and `config <client>` to the `oriel` program. */
 export function registerSetupCommands(program: Command, io: SetupIo = defaultIo): void {
   const browserOption = () => new Option('--browser <name...>', 'only these browsers').choices(BROWSER_NAMES);
+
+  program
+    .command('setup')
+    .description('register the native host with the browsers found and say where to load the extension')
+    .addOption(browserOption())
+    .option('--all', 'register with every supported browser, installed or not')
+    .option('--chromium-profile <dir>', 'register in <dir>/NativeMessagingHosts (a Chromium --user-data-dir)')
+    .option('--extension-id <id>', 'also allow this extension id (repeatable)', collect, [])
+    .option('--json', 'machine-readable output')
+    .action(
+      guarded(io, async (flags: SelectionFlags) => {
+        const ctx = io.context();
+        const builds = extensionBuilds(ctx.cliPath);
+        const plan = planInstall({ browsers: flags.browser, all: flags.all, chromiumProfile: flags.chromiumProfile, extensionIds: flags.extensionId }, ctx);
+        await applyInstall(plan, ctx);
+        const steps = loadSteps(plan.targets, builds);
+        if (flags.json) {
+          io.out(
+            JSON.stringify({
+              targets: plan.targets.map((t) => ({ id: t.id, family: t.family, manifest: t.manifestPath, registry_key: t.registryKey ?? null })),
+              launcher: plan.launcher,
+              extension_ids: plan.ids,
+              record: plan.recordPath,
+              extension: { found: builds.found, chromium: builds.chromium, firefox: builds.firefox, firefox_zip: builds.firefoxZip },
+              load: steps,
+            }) + '\n',
+          );
+        } else io.out(installText(plan, ctx, false, '') + (builds.found ? loadText(builds, steps) : ''));
+        if (builds.found) return 0;
+        io.err(`oriel: the native host is registered, but no built extension lies beside this CLI (${path.dirname(builds.chromium)}): in a clone, run \`npm run build\` and then \`node dist/broker/oriel.mjs setup\`\n`);
+        return 1;
+      }),
+    );
 
   program
     .command('install')
