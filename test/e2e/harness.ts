@@ -96,6 +96,8 @@ export interface Rig {
   client(era?: 'legacy' | 'modern', name?: string, options?: Omit<ClientOptions, 'versionNegotiation'>): Promise<Client>;
   /** Runs the oriel CLI with this rig's environment; returns stdout. */
   cli(args: string[]): string;
+  /** What the CLI printed when it registered the native host, before the browser started. */
+  registered: string;
   /** Browsers the hub sees connected right now (0 when the hub is not running). */
   connectedBrowsers(): number;
   /**
@@ -118,6 +120,13 @@ export async function launchRig(
     firefoxPrefs?: Record<string, unknown>;
     /** Extra Chromium command-line switches (e.g. `--enable-features=WebMCP`). */
     chromiumArgs?: string[];
+    /**
+     * Another Oriel than this checkout's dist/ (test/e2e/package.test.ts: an installed npm package). `command` runs as
+     * `oriel` for every CLI call and MCP client, from the rig's temporary folder; `register` gives the arguments that
+     * register the native host for `profile` (the browser's profile folder); `extension` reads the unpacked
+     * extension's folder from what that registration printed.
+     */
+    oriel?: { command: string; register(profile: string): string[]; extension(registered: string): string };
   } = {},
 ): Promise<Rig> {
   ensureBuilt();
@@ -132,15 +141,21 @@ export async function launchRig(
     ORIEL_CONFIG_DIR: path.join(tmp, 'config'),
     ORIEL_HUB_IDLE_MS: String(options.hubIdleMs ?? 60_000),
   };
-  const cli = (args: string[]) => execFileSync(process.execPath, [CLI, ...args], { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  cli(kind === 'chromium' ? ['install', '--browser', 'chromium', '--chromium-profile', profile] : ['install', '--browser', 'firefox']);
+  const oriel = options.oriel;
+  /** The program and leading arguments that run `oriel`. */
+  const [program, ...lead] = oriel ? [oriel.command] : [process.execPath, CLI];
+  const cli = (args: string[]) => execFileSync(program!, [...lead, ...args], { env, cwd: tmp, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const registered = cli(
+    oriel?.register(profile) ?? (kind === 'chromium' ? ['install', '--browser', 'chromium', '--chromium-profile', profile] : ['install', '--browser', 'firefox']),
+  );
+  const extensionDir = oriel?.extension(registered) ?? path.join(ROOT, kind === 'chromium' ? 'dist/chrome' : 'dist/firefox');
 
   const downloads = path.join(tmp, 'downloads');
   const extensionBase = kind === 'chromium' ? `chrome-extension://${CHROMIUM_EXTENSION_ID}` : `moz-extension://${FIREFOX_UUID}`;
   /** Starts the browser on the rig's profile (again after {@link Rig.restart}: same profile, same extension id). */
   const startBrowser = async (): Promise<Browser> => {
     if (kind === 'chromium') {
-      const ext = path.join(ROOT, 'dist/chrome');
+      const ext = extensionDir;
       const b = await puppeteer.launch({
         executablePath: '/usr/bin/chromium',
         headless: options.headless ?? true,
@@ -188,7 +203,7 @@ export async function launchRig(
         ...options.firefoxPrefs,
       },
     });
-    await b.installExtension(path.join(ROOT, 'dist/firefox'));
+    await b.installExtension(extensionDir);
     return b;
   };
   let browser = await startBrowser();
@@ -221,6 +236,7 @@ export async function launchRig(
     extensionBase,
     downloads,
     cli,
+    registered,
     extensionPage,
     async restart() {
       await browser.close();
@@ -339,7 +355,7 @@ export async function launchRig(
       return page.$eval('#us-state', (el) => el.textContent ?? '');
     },
     async client(era = 'legacy', name = 'test', options = {}) {
-      const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp'], env: { ...env, ORIEL_CLIENT_NAME: name }, stderr: 'pipe' });
+      const transport = new StdioClientTransport({ command: program!, args: [...lead, 'mcp'], env: { ...env, ORIEL_CLIENT_NAME: name }, cwd: tmp, stderr: 'pipe' });
       const client = new Client(
         { name, version: '1.0.0' },
         { ...options, versionNegotiation: era === 'legacy' ? { mode: 'legacy' } : { mode: { pin: '2026-07-28' } } },
