@@ -96,6 +96,9 @@ function loadText(builds: ExtensionBuilds, steps: LoadStep[]): string {
     lines.push(`  ${s.label}: open ${s.page} (type it in the address bar)`);
     s.steps.forEach((step, i) => lines.push(`    ${i + 1}. ${step}`));
   }
+  if (builds.chromium.split(path.sep).includes('_npx')) {
+    lines.push('Note: this copy lives in npm\'s npx cache, which npm may clear or replace; the browser runs it as the native', 'host. For a lasting install: `npm install -g oriel`, then `oriel setup` again.');
+  }
   lines.push(
     'Then share a tab from the Oriel toolbar button, check the chain with `oriel doctor`, and print your MCP',
     `client's entry with \`oriel config <client>\` (${MCP_CLIENTS.join(', ')}).`,

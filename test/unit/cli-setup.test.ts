@@ -55,6 +55,21 @@ describe('oriel setup', () => {
     expect(out.load[0]!.steps.at(-1)).toBe(`Load unpacked → ${path.join(root, 'chrome')}`);
   });
 
+  it("warns that a copy run by npx lives in npm's cache, which npm may clear", async () => {
+    machine = tempMachine();
+    const cliPath = path.join(machine.root, '_npx', 'a1b2', 'node_modules', 'oriel', 'dist', 'broker', 'oriel.mjs');
+    placeBuilds(path.dirname(path.dirname(cliPath)));
+    const ctx = { ...machine.ctx, cliPath };
+    const run = await runCli(ctx, ['setup', '--chromium-profile', path.join(machine.root, 'profile')]);
+    expect(run.code).toBe(0);
+    expect(run.out).toContain("this copy lives in npm's npx cache");
+    placeBuilds(machine.root);
+    const plain = await runCli(machine.ctx, ['setup', '--chromium-profile', path.join(machine.root, 'profile')]);
+    expect(plain.code).toBe(0);
+    expect(plain.out).toContain('Load unpacked');
+    expect(plain.out).not.toContain('npx cache');
+  });
+
   it('without a built extension beside the CLI it still registers, then fails saying how to build one', async () => {
     machine = tempMachine();
     const { ctx, root } = machine;
