@@ -65,6 +65,12 @@ describe('the npm package', () => {
     expect([version.status, version.stderr.trim()]).toStrictEqual([0, source.version]);
   });
 
+  it("passes npm publish --dry-run: a name and a version by the registry's rules", () => {
+    const run = spawnSync('npm', ['publish', '--dry-run', '--offline', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8' });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toContain(`+ ${source.name}@${source.version}`);
+  });
+
   it('oriel setup, the demo session through the installed oriel mcp, and oriel doctor, in Chromium', async () => {
     let profile = '';
     const site = await serveFixtures();
