@@ -85,7 +85,7 @@ export const BrowserInfoSchema = z.object({
   popup_url: z
     .string()
     .max(300)
-    .regex(/^[a-z][a-z-]*:\/\/[A-Za-z0-9-]+\/[\w./-]+$/)
+    .regex(/^[a-z][a-z-]*-extension:\/\/[A-Za-z0-9-]+\/[\w./-]+$/)
     .optional()
     .catch(undefined), // an address of another shape is left out, never a reason to refuse the hello
 });
