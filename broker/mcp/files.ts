@@ -84,7 +84,7 @@ function componentsOf(folder: string, realRoot: string, p: string): string[] {
     if (inside === undefined) throw outside(name);
     rel = inside;
   }
-  const parts = path.normalize(rel).split(/[\\/]/).filter((c) => c !== '' && c !== '.');
+  const parts = path.normalize(rel).split(path.sep).filter((c) => c !== '' && c !== '.');
   if (parts.includes('..')) throw outside(name);
   if (parts.length === 0) throw orielError('invalid_argument', 'A path names the upload folder itself, not a file in it.');
   return parts;
