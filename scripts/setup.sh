@@ -1,18 +1,20 @@
 #!/usr/bin/env bash
-# Installs what Oriel's demo and tests need on a fresh machine: Debian's chromium and firefox-esr (apt, when root),
-# and the npm packages (npm ci). Without root it stops with the exact command to run.
+# Installs what Oriel's demo and tests need on a fresh machine: Debian's chromium and firefox-esr, and python3 for the
+# upload tests' symlink-race helper (apt, when root), and the npm packages (npm ci). Without root it stops with the
+# exact command to run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 [ -x /usr/bin/firefox-esr ] || missing+=(firefox-esr)
+command -v python3 >/dev/null || missing+=(python3)
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then
     echo "oriel setup: installing ${missing[*]} with apt" >&2
     apt-get update -qq
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >&2
   else
-    echo "oriel setup: missing browsers. Run: sudo apt-get update && sudo apt-get install -y ${missing[*]}" >&2
+    echo "oriel setup: missing packages. Run: sudo apt-get update && sudo apt-get install -y ${missing[*]}" >&2
     exit 1
   fi
 fi

@@ -8,9 +8,35 @@ import { z } from 'zod';
 import { TOOLS } from '../broker/mcp/tools/index.js';
 import { COMMON_ARGS } from '../broker/mcp/server.js';
 
+interface JsonProperty {
+  description?: string;
+  type?: string | string[];
+  enum?: unknown[];
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  minItems?: number;
+  maxItems?: number;
+  items?: JsonProperty;
+}
 interface JsonSchema {
-  properties?: Record<string, { description?: string; type?: string | string[]; enum?: unknown[] }>;
+  properties?: Record<string, JsonProperty>;
   required?: string[];
+}
+
+/** The bounds a property's schema sets, in words ("1–100", "≤ 200 chars", "≤ 40 items of ≤ 40 chars"); '' if none. */
+export function limitsOf(prop: JsonProperty): string {
+  const range = (min: number | undefined, max: number | undefined, unit: string) => {
+    const hi = max === undefined || max >= Number.MAX_SAFE_INTEGER ? undefined : max;
+    const lo = min === undefined || min === 0 ? undefined : min;
+    if (lo !== undefined && hi !== undefined) return `${lo}–${hi}${unit}`;
+    if (hi !== undefined) return `≤ ${hi}${unit}`;
+    return lo !== undefined ? `≥ ${lo}${unit}` : '';
+  };
+  const own = [range(prop.minimum, prop.maximum, ''), range(prop.minLength, prop.maxLength, ' chars'), range(prop.minItems, prop.maxItems, ' items')].filter(Boolean).join(', ');
+  const each = prop.items ? limitsOf(prop.items) : '';
+  return each ? `${own || 'items'} of ${each}` : own;
 }
 
 export function renderToolsDoc(): string {
@@ -21,6 +47,8 @@ export function renderToolsDoc(): string {
     'Every tool also takes `session` (optional when exactly one tab is shared) and `document` (a guard: fails with',
     '`stale_document` when the tab shows another document). Failures are results with `isError: true` and',
     '`structuredContent.error = {code, message, retryable, refresh_required, next}`.',
+    'The type column gives each argument\'s bounds (numbers: the range; text: its length; lists: how many items); a',
+    'call outside them fails with `invalid_argument` naming the argument.',
     '',
     '"Needs" names the capability each tool needs on the origin it touches (read, act, exec; docs/architecture.md,',
     '"Consent"). Sharing a tab grants read and act on the origin it was shared at; anything else waits while the user',
@@ -37,7 +65,8 @@ export function renderToolsDoc(): string {
     out.push('| argument | type | required | description |', '|---|---|---|---|');
     for (const [name, prop] of Object.entries(schema.properties ?? {})) {
       const type = prop.enum ? prop.enum.map((v) => JSON.stringify(v)).join(' \\| ') : Array.isArray(prop.type) ? prop.type.join(' \\| ') : (prop.type ?? 'object');
-      out.push(`| \`${name}\` | ${type} | ${schema.required?.includes(name) ? 'yes' : 'no'} | ${(prop.description ?? '').replace(/\|/g, '\\|')} |`);
+      const limits = limitsOf(prop);
+      out.push(`| \`${name}\` | ${type}${limits ? ` (${limits})` : ''} | ${schema.required?.includes(name) ? 'yes' : 'no'} | ${(prop.description ?? '').replace(/\|/g, '\\|')} |`);
     }
     out.push('');
   }

@@ -78,6 +78,16 @@ export const BrowserInfoSchema = z.object({
   /** Random id minted once per browser profile and kept in extension storage; prefixes session ids. */
   instance: z.string().regex(/^[a-z0-9]{4,12}$/),
   extension_id: z.string().max(200),
+  /**
+   * The address of the extension's popup (`runtime.getURL`), for opening it as a page where there is no toolbar
+   * (a headless browser). Firefox's `moz-extension://` host is random per profile, so only the browser can say it.
+   */
+  popup_url: z
+    .string()
+    .max(300)
+    .regex(/^[a-z][a-z-]*-extension:\/\/[A-Za-z0-9-]+\/[\w./-]+$/)
+    .optional()
+    .catch(undefined), // an address of another shape is left out, never a reason to refuse the hello
 });
 export type BrowserInfo = z.infer<typeof BrowserInfoSchema>;
 

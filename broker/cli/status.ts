@@ -41,6 +41,8 @@ export function formatStatus(status: ControlStatus, now: Date = new Date()): str
   lines.push(`Browsers: ${connected.length} connected${status.browsers.length > connected.length ? `, ${status.browsers.length - connected.length} reconnecting` : ''}`);
   for (const b of status.browsers) {
     lines.push(`  ${b.name} ${b.version}  instance ${b.instance}  extension ${b.extension_id}${b.connected ? '' : '  (disconnected)'}`);
+    // Where a headless browser's popup opens as a page (Firefox's address differs in every profile).
+    if (b.popup_url) lines.push(`    popup: ${escapeBare(b.popup_url)}`);
   }
   lines.push(`Sessions: ${status.sessions.length}`);
   // Titles and URLs come from pages: escaped so a title cannot reorder or forge the lines of this report.

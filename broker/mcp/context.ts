@@ -62,7 +62,7 @@ export function makeToolContext(hub: Hub, caller: Caller, signal: AbortSignal, t
     },
     readUploadFiles(paths) {
       const session = hub.sessions.resolve(target.session);
-      return readUploadFiles(hub.uploadFolder(session.instance), paths);
+      return readUploadFiles(hub.uploadFolder(session.instance), paths, { signal });
     },
     callPage(op, args, options = {}) {
       return hub.callPage({

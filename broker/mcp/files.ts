@@ -1,11 +1,12 @@
 // Reading the files an agent uploads (the `upload` tool): only regular files inside the folder the person chose in
-// Oriel's options, resolved through every symbolic link, bounded in number and size. Used by context.ts.
-import { constants } from 'node:fs';
-import { open, realpath, stat } from 'node:fs/promises';
+// Oriel's options, opened so no path component can be swapped (folder-open.ts), bounded in number, size and time, and
+// one upload's file work at a time so a file that never answers cannot take the hub's file threads. Used by context.ts.
+import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import mime from 'mime';
 import { orielError } from '../../shared/errors.js';
 import { UPLOAD_MAX_BYTES, UPLOAD_MAX_FILES } from '../../shared/input-ops.js';
+import { openFolder, type FolderOpenOptions } from './folder-open.js';
 
 /** One file read for upload: its name (no folders), MIME type and bytes in base64. */
 export interface UploadFileData {
@@ -14,65 +15,141 @@ export interface UploadFileData {
   data: string;
 }
 
-/** Whether `inner` is `root` or inside it (both already real paths). */
-function within(root: string, inner: string): boolean {
-  const rel = path.relative(root, inner);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+/** Longest one upload's file work may take before the call fails with `timeout`, ms. */
+export const UPLOAD_FILE_WORK_MS = 5_000;
+
+/** Options of {@link readUploadFiles}. */
+export interface ReadUploadOptions {
+  /** The call's cancellation: aborting fails it with `cancelled`. */
+  signal?: AbortSignal;
+  /** Bound on the file work, ms; default {@link UPLOAD_FILE_WORK_MS}. */
+  timeoutMs?: number;
+  /** How to open the folder (tests); default the soundest way the system has. */
+  open?: FolderOpenOptions;
+}
+
+// The end of the queue of uploads' file work: each waits for the one before it to settle.
+let slotTail: Promise<void> = Promise.resolve();
+
+/**
+ * Runs `work` when the previous upload's file work has settled, failing with `timeout` after `ms` (or `cancelled` on
+ * `signal`). Work that overruns keeps its turn until it settles, so at most one of libuv's threadpool threads (4 by
+ * default, shared by every file and DNS operation of the hub) can ever be held by uploads; later uploads fail with
+ * `timeout` meanwhile, and nothing else in the hub waits.
+ */
+export async function inUploadSlot<T>(work: () => Promise<T>, ms: number, signal?: AbortSignal): Promise<T> {
+  const before = slotTail;
+  let release!: () => void;
+  const mine = new Promise<void>((resolve) => (release = resolve));
+  slotTail = before.then(() => mine);
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
+  const stop = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(orielError('timeout', `Reading the files took longer than ${ms / 1000} s (a file that does not answer, e.g. on a network drive that hangs); nothing was uploaded.`, { next: 'ask the user to check the files in the upload folder, then retry' })),
+      ms,
+    );
+    onAbort = () => reject(orielError('cancelled', 'The upload was cancelled before its files were read.'));
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener('abort', onAbort, { once: true });
+  });
+  stop.catch(() => undefined);
+  try {
+    try {
+      await Promise.race([before, stop]);
+    } catch (err) {
+      release();
+      throw err;
+    }
+    const running = work();
+    running.then(release, release);
+    return await Promise.race([running, stop]);
+  } finally {
+    clearTimeout(timer);
+    if (onAbort) signal?.removeEventListener('abort', onAbort);
+  }
 }
 
 /**
- * Reads `paths` (relative to `folder`, or absolute inside it). Every path is resolved through its symbolic links and
- * must stay inside the folder's own real path, so `..`, absolute paths elsewhere and links pointing out are refused;
- * the file is then opened without following a link and checked to be the one resolved. Error messages name only the
- * file's base name, never a path.
- * @throws OrielError `operation_disabled` (no folder chosen, or it is not usable), `permission_denied` (outside the
- *   folder), `invalid_argument` (missing, not a regular file, too many), `too_large` (over {@link UPLOAD_MAX_BYTES}).
+ * The components of `p` below the folder: relative to it, or absolute inside it (its path as configured or its real
+ * path). `.` and empty components are dropped.
+ * @throws OrielError `permission_denied` (`..` or an absolute path elsewhere), `invalid_argument` (no file named).
  */
-export async function readUploadFiles(folder: string | undefined, paths: readonly string[]): Promise<UploadFileData[]> {
+function componentsOf(folder: string, realRoot: string, p: string): string[] {
+  const name = path.basename(p);
+  if (p.includes('\0')) throw orielError('invalid_argument', 'A path contains a NUL character.');
+  let rel = p;
+  if (path.isAbsolute(p)) {
+    const inside = [path.resolve(folder), realRoot].map((base) => path.relative(base, path.resolve(p))).find((r) => !r.startsWith('..') && !path.isAbsolute(r));
+    if (inside === undefined) throw outside(name);
+    rel = inside;
+  }
+  const parts = path.normalize(rel).split(path.sep).filter((c) => c !== '' && c !== '.');
+  if (parts.includes('..')) throw outside(name);
+  if (parts.length === 0) throw orielError('invalid_argument', 'A path names the upload folder itself, not a file in it.');
+  return parts;
+}
+
+function outside(name: string) {
+  return orielError('permission_denied', `"${name}" is outside the folder the user allows uploads from (links and ".." cannot leave it).`, { next: 'upload only files inside the upload folder' });
+}
+
+/** Reads `handle` to its end, or returns undefined as soon as it holds more than `limit` bytes (whatever it claimed). */
+async function readAtMost(handle: FileHandle, limit: number): Promise<Buffer | undefined> {
+  const buffer = Buffer.alloc(limit + 1);
+  let filled = 0;
+  for (;;) {
+    const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, null);
+    if (bytesRead === 0) return buffer.subarray(0, filled);
+    filled += bytesRead;
+    if (filled > limit) return undefined;
+  }
+}
+
+function tooLarge() {
+  return orielError('too_large', `The files come to more than ${Math.floor(UPLOAD_MAX_BYTES / 1024)} KiB, the most one upload carries.`, { next: 'upload fewer or smaller files' });
+}
+
+/**
+ * Reads `paths` (relative to `folder`, or absolute inside it). No link is followed on the way below the folder (one
+ * that points inside is refused too), `..` cannot leave it, only regular files are read — a FIFO, socket or device is
+ * refused without waiting on it — and everything is read within {@link UPLOAD_FILE_WORK_MS}. Error messages name
+ * only what the agent named, never the folder's path.
+ * @throws OrielError `operation_disabled` (no folder chosen, or it is not usable), `permission_denied` (outside the
+ *   folder, or a link), `invalid_argument` (missing, not a regular file, too many), `too_large` (over
+ *   {@link UPLOAD_MAX_BYTES}), `timeout` (the files did not answer in time), `cancelled`.
+ */
+export async function readUploadFiles(folder: string | undefined, paths: readonly string[], options: ReadUploadOptions = {}): Promise<UploadFileData[]> {
   if (!folder) {
     throw orielError('operation_disabled', 'Upload is off: the user has not chosen a folder agents may upload files from. They can choose one in Oriel\'s options ("Upload folder").', {
       next: 'ask the user to choose an upload folder in Oriel\'s options and put the files there',
     });
   }
   if (!path.isAbsolute(folder)) throw orielError('operation_disabled', 'The upload folder set in Oriel\'s options is not an absolute path; ask the user to correct it.');
-  let root: string;
-  try {
-    root = await realpath(folder);
-    if (!(await stat(root)).isDirectory()) throw new Error('not a folder');
-  } catch {
-    throw orielError('operation_disabled', 'The upload folder set in Oriel\'s options does not exist or is not a folder; ask the user to correct it.');
-  }
   if (paths.length > UPLOAD_MAX_FILES) throw orielError('invalid_argument', `At most ${UPLOAD_MAX_FILES} files per upload.`);
-  const out: UploadFileData[] = [];
-  let total = 0;
-  for (const p of paths) {
-    const name = path.basename(p);
-    const candidate = path.resolve(root, p);
-    let real: string;
+  return inUploadSlot(async () => {
+    const opened = await openFolder(folder, options.open).catch(() => {
+      throw orielError('operation_disabled', 'The upload folder set in Oriel\'s options does not exist or is not a folder; ask the user to correct it.');
+    });
     try {
-      real = await realpath(candidate);
-    } catch {
-      throw orielError('invalid_argument', `There is no file "${name}" in the upload folder. Name files relative to that folder.`);
-    }
-    if (!within(root, real)) {
-      throw orielError('permission_denied', `"${name}" is outside the folder the user allows uploads from (links and ".." cannot leave it).`, { next: 'upload only files inside the upload folder' });
-    }
-    const handle = await open(real, constants.O_RDONLY | constants.O_NOFOLLOW).catch(() => undefined);
-    if (!handle) throw orielError('invalid_argument', `"${name}" cannot be opened.`);
-    try {
-      const info = await handle.stat();
-      const again = await stat(real);
-      // The file opened must be the file resolved (nothing swapped in between).
-      if (!info.isFile() || info.ino !== again.ino || info.dev !== again.dev) throw orielError('invalid_argument', `"${name}" is not a regular file.`);
-      total += info.size;
-      if (total > UPLOAD_MAX_BYTES) {
-        throw orielError('too_large', `The files come to more than ${Math.floor(UPLOAD_MAX_BYTES / 1024)} KiB, the most one upload carries.`, { next: 'upload fewer or smaller files' });
+      const out: UploadFileData[] = [];
+      let left = UPLOAD_MAX_BYTES;
+      for (const p of paths) {
+        const parts = componentsOf(folder, opened.realRoot, p);
+        const handle = await opened.openFile(parts);
+        try {
+          const bytes = (await handle.stat()).size > left ? undefined : await readAtMost(handle, left);
+          if (!bytes) throw tooLarge();
+          left -= bytes.length;
+          const name = parts.at(-1)!;
+          out.push({ name, type: mime.getType(name) ?? 'application/octet-stream', data: bytes.toString('base64') });
+        } finally {
+          await handle.close();
+        }
       }
-      const bytes = await handle.readFile();
-      out.push({ name, type: mime.getType(real) ?? 'application/octet-stream', data: bytes.toString('base64') });
+      return out;
     } finally {
-      await handle.close();
+      await opened.close();
     }
-  }
-  return out;
+  }, options.timeoutMs ?? UPLOAD_FILE_WORK_MS, options.signal);
 }

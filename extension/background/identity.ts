@@ -1,4 +1,5 @@
-// Who this browser profile is to the hub: product, version, a persistent random instance id, the extension id.
+// Who this browser profile is to the hub: product, version, a persistent random instance id, the extension id and the
+// popup's address.
 import type { BrowserInfo } from '../../shared/protocol.js';
 import { mintNamespace } from '../../shared/ids.js';
 
@@ -14,5 +15,12 @@ export async function browserIdentity(): Promise<BrowserInfo> {
   const firefox = /Firefox\/([\d.]+)/.exec(ua);
   const chromeVersion = /Chrom(?:e|ium)\/([\d.]+)/.exec(ua);
   const name = firefox ? 'firefox' : /Edg\//.test(ua) ? 'edge' : 'chromium';
-  return { name, version: (firefox ?? chromeVersion)?.[1] ?? 'unknown', instance, extension_id: chrome.runtime.id };
+  const popup = chrome.runtime.getManifest().action?.default_popup;
+  return {
+    name,
+    version: (firefox ?? chromeVersion)?.[1] ?? 'unknown',
+    instance,
+    extension_id: chrome.runtime.id,
+    ...(popup && { popup_url: chrome.runtime.getURL(popup) }),
+  };
 }

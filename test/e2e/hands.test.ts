@@ -2,6 +2,7 @@
 // shadow content, controls behind labels, fixed and sticky layers, recycled rows, hover menus, keyboard widgets,
 // segmented codes, multi-selects, strict CSP) and the abilities hover, press_key, scroll, select_options, drag,
 // upload, dialog answers and opened tabs — each with its errors. One browser per run of the file.
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
@@ -10,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BROWSERS, call, FIXTURES, handleOf, launchRig, serveFixtures, until, USER_SCRIPTS_PREFS, type Rig, type ToolCall } from './harness.js';
 import { textOf } from './actions-setup.js';
 import { answerPrompt } from './consent-helpers.js';
+import { startSwapRace } from '../support/swap-race.js';
 
 describe.each(BROWSERS)('hands in %s', (kind) => {
   let rig: Rig;
@@ -284,6 +286,45 @@ describe.each(BROWSERS)('hands in %s', (kind) => {
     expect((await tool('upload', { selector: '#files', paths: ['nope.txt'] })).error?.code).toBe('invalid_argument');
     expect((await tool('upload', { selector: '#one', paths: ['note.txt', 'sub/data.json'] })).error?.code).toBe('invalid_argument');
     expect((await tool('upload', { selector: '#out', paths: ['note.txt'] })).error?.code).toBe('not_actionable');
+  });
+
+  // The upload folder is the one the test above chose in the options.
+  it('refuses a FIFO in the upload folder at once, however often it is named, and uploads go on', async () => {
+    await load('upload.html');
+    const folder = path.join(rig.tmp, 'uploads');
+    execFileSync('mkfifo', [path.join(folder, 'pipe')]);
+    // More uploads than libuv has threads (4): each one that blocked on the FIFO would have held one for good.
+    const refused = await Promise.all(Array.from({ length: 6 }, () => tool('upload', { selector: '#files', paths: ['pipe'] })));
+    expect(refused.map((r) => r.error?.code)).toEqual(Array(6).fill('invalid_argument'));
+    expect(refused[0]!.error?.message).toContain('not a regular file');
+    const ok = await tool('upload', { selector: '#files', paths: ['note.txt'] });
+    expect(ok.structured.files).toEqual([{ name: 'note.txt', size: 5, type: 'text/plain' }]);
+  });
+
+  it('delivers no file from outside the upload folder while a folder on the path is swapped for a link', async () => {
+    await load('upload.html');
+    const folder = path.join(rig.tmp, 'uploads');
+    mkdirSync(path.join(folder, 'race'));
+    writeFileSync(path.join(folder, 'race', 'secret.txt'), 'inside'); // 6 bytes; the outside one has 7
+    symlinkSync(rig.tmp, path.join(folder, 'race-link'));
+    const swap = await startSwapRace(path.join(folder, 'race'), path.join(folder, 'race-link'), 120);
+    const sizes: number[] = [];
+    const codes = new Set<string>();
+    try {
+      for (let i = 0; i < 200; i++) {
+        const r = await tool('upload', { selector: '#files', paths: ['race/secret.txt'] });
+        if (r.isError) codes.add(r.error!.code);
+        else sizes.push((r.structured.files as Array<{ size: number }>)[0]!.size);
+      }
+    } finally {
+      await swap.stop();
+    }
+    expect(sizes.filter((n) => n !== 6)).toEqual([]);
+    // The race ran: some uploads met the link and were refused (a link, or no longer a folder when looked at again),
+    // others met the folder.
+    expect(codes.has('permission_denied')).toBe(true);
+    expect([...codes].filter((c) => c !== 'permission_denied' && c !== 'invalid_argument')).toEqual([]);
+    expect(sizes.length).toBeGreaterThan(0);
   });
 
   it('shares the tabs and popups a shared tab opens, listed with their opener', async () => {

@@ -31,8 +31,11 @@ describe.each(BROWSERS)('spine in %s', (kind) => {
   it('runs the unpacked build under its pinned id, which the host manifest allows beside the store id', async () => {
     await until(() => rig.connectedBrowsers() > 0, 20_000, 'browser connected');
     const pinned = kind === 'chromium' ? CHROMIUM_EXTENSION_ID : GECKO_ID;
-    const status = JSON.parse(rig.cli(['status', '--json'])) as { browsers: Array<{ extension_id: string; connected: boolean }> };
+    const status = JSON.parse(rig.cli(['status', '--json'])) as { browsers: Array<{ extension_id: string; connected: boolean; popup_url?: string }> };
     expect(status.browsers.filter((b) => b.connected).map((b) => b.extension_id)).toStrictEqual([pinned]);
+    // The popup's address, which in Firefox only the browser knows (its host is random per profile).
+    expect(status.browsers.map((b) => b.popup_url)).toStrictEqual([`${rig.extensionBase}/extension/ui/popup.html`]);
+    expect(rig.cli(['status'])).toContain(`popup: ${rig.extensionBase}/extension/ui/popup.html`);
     // The host manifest the harness's `oriel install` wrote, found through the install record.
     const record = JSON.parse(readFileSync(path.join(rig.env.ORIEL_DATA_DIR!, 'install.json'), 'utf8')) as { targets: Array<{ id: string; manifest: string }> };
     const target = record.targets.find((t) => t.id === (kind === 'chromium' ? 'chromium-profile' : 'firefox'));

@@ -68,6 +68,16 @@ describe('oriel status', () => {
     expect(run.out).toContain('Permission prompts: none waiting');
   });
 
+  it('prints the address of each browser\'s popup, for a headless browser that has no toolbar', async () => {
+    machine = tempMachine();
+    const status = hubStatus(1, 0);
+    const popup = 'moz-extension://0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d/extension/ui/popup.html';
+    status.browsers[0] = { ...status.browsers[0]!, name: 'firefox', popup_url: popup };
+    hub = await startFakeHub(hubSocketPath(machine.ctx.dirs), status);
+    const run = await runCli(machine.ctx, ['status']);
+    expect(run.out).toContain(`firefox 156.0.1  instance abc0  extension laboapblkabiilmjlpcbikpgdblpioce\n    popup: ${popup}\n`);
+  });
+
   it('lists the permission prompts waiting for the person', async () => {
     machine = tempMachine();
     const since = Date.now() - 12_000;
