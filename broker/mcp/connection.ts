@@ -9,7 +9,7 @@ import type { Hub } from '../hub/hub.js';
 import { logger } from '../common/log.js';
 import type { createMcpServer } from './server.js';
 import { serverForClient } from './context.js';
-import { checkLine, LineSplitter, MAX_LINE_BYTES, oversizedError } from './lines.js';
+import { checkLine, LineSplitter, MAX_LINE_BYTES, oversizedReply } from './lines.js';
 
 const log = logger('mcp');
 
@@ -31,7 +31,7 @@ export function serveClient(hub: Hub, socket: Socket, initial: Uint8Array, name?
     for (const item of splitter.push(chunk)) {
       if ('oversized' in item) {
         log.warn('dropped an oversized line from a client', { clientId, limit: MAX_LINE_BYTES });
-        reply(oversizedError());
+        if (!socket.destroyed) socket.write(oversizedReply(item.id) + '\n');
         continue;
       }
       const verdict = checkLine(item.line);
