@@ -7,7 +7,9 @@ import { RequestIdScanner } from './line-id.js';
 export const MAX_LINE_BYTES = 8 * 1024 * 1024;
 
 /** What became of one line. */
-export type LineVerdict = { kind: 'message'; line: string; value: Record<string, unknown> } | { kind: 'reply'; error: { code: number; message: string } };
+export type LineVerdict =
+  | { kind: 'message'; line: string; value: Record<string, unknown> }
+  | { kind: 'reply'; error: { code: number; message: string }; /** The request's id, when it could be read. */ id?: string | number };
 
 /** Classifies one complete line (without its newline). */
 export function checkLine(line: string): LineVerdict | undefined {
@@ -30,7 +32,15 @@ export function checkLine(line: string): LineVerdict | undefined {
       return { kind: 'reply', error: { code: -32600, message: `Invalid request: "id" must be a string or a number, not ${id === null ? 'null' : Array.isArray(id) ? 'an array' : typeof id === 'object' ? 'an object' : typeof id}` } };
     }
   }
-  return { kind: 'message', line, value: value as Record<string, unknown> };
+  // https://www.jsonrpc.org/specification#request_object: a method is a string, params an object or an array; a
+  // message with neither a method nor a result or error is nothing a peer can answer.
+  const message = value as Record<string, unknown>;
+  const id = message.id as string | number | undefined;
+  const invalid = (why: string): LineVerdict => ({ kind: 'reply', error: { code: -32600, message: `Invalid request: ${why}` }, ...(id !== undefined && { id }) });
+  if ('method' in message && typeof message.method !== 'string') return invalid('"method" must be a string');
+  if ('params' in message && (typeof message.params !== 'object' || message.params === null)) return invalid('"params" must be an object');
+  if (!('method' in message) && !('result' in message) && !('error' in message)) return invalid('neither a request, a notification nor a response');
+  return { kind: 'message', line, value: message };
 }
 
 /** The JSON-RPC error for a line over `limit` bytes, which is dropped unparsed. */
