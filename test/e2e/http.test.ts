@@ -31,8 +31,15 @@ function rawWire(url: string, head: string, body = '{}'): Promise<number> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(Number(u.port), u.hostname, () => socket.write(`${head}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`));
     let text = '';
-    socket.on('data', (c: Buffer) => (text += c.toString()));
-    socket.on('end', () => resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0)));
+    socket.on('data', (c: Buffer) => {
+      text += c.toString();
+      const status = /^HTTP\/1\.1 (\d{3})/.exec(text)?.[1];
+      if (status) {
+        socket.destroy();
+        resolve(Number(status));
+      }
+    });
+    socket.on('end', () => resolve(0));
     socket.on('error', reject);
   });
 }
