@@ -35,7 +35,7 @@ export const DEFAULT_HTTP_PORT = 47_823;
 /** The one path MCP is served on. */
 export const MCP_PATH = '/mcp';
 /** Most 2025-era sessions open at once; at the cap a new one replaces the one idle longest without an open stream. */
-const MAX_SESSIONS = 256;
+const MAX_SESSIONS = 128;
 /** A 2025-era session without requests and without an open stream this long ends (its client's leases with it), ms. */
 const SESSION_IDLE_MS = 5 * 60_000;
 /** A 2025-era session whose client's stream closed ends this long after unless the client comes back, ms. */
