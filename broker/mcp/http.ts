@@ -1,8 +1,9 @@
 // The optional Streamable HTTP transport (`oriel serve --http`), served inside the hub so HTTP clients share its
 // sessions, leases and queues with stdio clients. Loopback only; every request must carry the bearer token; the Host
 // header must name the loopback (DNS rebinding) and browsers' requests are refused (an Origin or Fetch Metadata header).
-// Both protocol eras: 2026-07-28 per request (the SDK's createMcpHandler), the 2025 eras as Streamable HTTP sessions,
-// each session one client. Counterpart of connection.ts (stdio clients); started by broker/hub/server.ts on request.
+// Both protocol eras: 2026-07-28 per request (the SDK's createMcpHandler; callers in ./http-callers.ts), the 2025 eras
+// as Streamable HTTP sessions, each session one client (./http-sessions.ts); malformed requests are refused first
+// (./http-target.ts). Counterpart of connection.ts (stdio clients); started by broker/hub/server.ts on request.
 // https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#security-warning
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
