@@ -16,7 +16,7 @@ import {
   type HubToBrowser,
 } from '../../shared/protocol.js';
 import { ensurePrivateDir, hubSocketPath, orielDirs } from '../common/paths.js';
-import { logger } from '../common/log.js';
+import { limitLogFile, logger } from '../common/log.js';
 import { Hub, type BrowserLink } from './hub.js';
 
 const log = logger('hub');
@@ -49,6 +49,8 @@ export async function runHub(options: { idleMs?: number; serveClient: ClientServ
     return false;
   }
   if (process.platform !== 'win32' && existsSync(socketPath)) unlinkSync(socketPath);
+  // Started by a relay, the hub's stderr is <data>/hub.log (./spawn.ts): keep it bounded however much is logged.
+  limitLogFile(path.join(dirs.data, 'hub.log'));
 
   const hub = new Hub(log);
   const http = new HttpSlot(hub, options.startHttp);

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { encodeFrame } from '../../shared/framing.js';
 import type { SocketHello } from '../../shared/protocol.js';
 import { ensurePrivateDir, hubSocketPath, orielDirs } from '../common/paths.js';
-import { logger } from '../common/log.js';
+import { logger, MAX_LOG_BYTES } from '../common/log.js';
 
 const log = logger('spawn');
 
@@ -24,10 +24,10 @@ function tryConnect(socketPath: string): Promise<net.Socket | undefined> {
   });
 }
 
-/** Largest hub log kept before it is rotated to hub.log.1 at the next start, bytes. */
-const MAX_LOG_BYTES = 5 * 1024 * 1024;
-
-/** Starts `oriel hub` detached, its stderr going to `<data>/hub.log`. Several may start at once: the lock keeps one. */
+/**
+ * Starts `oriel hub` detached, its stderr going to `<data>/hub.log` (moved to hub.log.1 first when past its bound; the
+ * hub keeps it bounded while it runs). Several may start at once: the lock keeps one.
+ */
 export function startHubProcess(): void {
   const dirs = orielDirs();
   mkdirSync(dirs.data, { recursive: true });

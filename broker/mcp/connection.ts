@@ -24,21 +24,21 @@ export function serveClient(hub: Hub, socket: Socket, initial: Uint8Array, name?
   log.info('client connected', { clientId, name });
   const input = new PassThrough();
   const splitter = new LineSplitter(MAX_LINE_BYTES);
-  const reply = (error: { code: number; message: string }) => {
-    if (!socket.destroyed) socket.write(JSON.stringify({ jsonrpc: '2.0', id: null, error }) + '\n');
+  const reply = (error: { code: number; message: string }, id?: string | number) => {
+    if (!socket.destroyed) socket.write(JSON.stringify({ jsonrpc: '2.0', id: id ?? null, error }) + '\n');
   };
   const onBytes = (chunk: Buffer) => {
     for (const item of splitter.push(chunk)) {
       if ('oversized' in item) {
         log.warn('dropped an oversized line from a client', { clientId, limit: MAX_LINE_BYTES });
-        reply(oversizedError());
+        reply(oversizedError(), item.id);
         continue;
       }
       const verdict = checkLine(item.line);
       if (!verdict) continue;
       if (verdict.kind === 'reply') {
         log.warn('answered a malformed line from a client', { clientId, code: verdict.error.code });
-        reply(verdict.error);
+        reply(verdict.error, verdict.id);
       } else input.write(verdict.line + '\n');
     }
   };

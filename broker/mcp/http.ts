@@ -1,8 +1,9 @@
 // The optional Streamable HTTP transport (`oriel serve --http`), served inside the hub so HTTP clients share its
 // sessions, leases and queues with stdio clients. Loopback only; every request must carry the bearer token; the Host
 // header must name the loopback (DNS rebinding) and browsers' requests are refused (an Origin or Fetch Metadata header).
-// Both protocol eras: 2026-07-28 per request (the SDK's createMcpHandler), the 2025 eras as Streamable HTTP sessions,
-// each session one client. Counterpart of connection.ts (stdio clients); started by broker/hub/server.ts on request.
+// Both protocol eras: 2026-07-28 per request (the SDK's createMcpHandler; callers in ./http-callers.ts), the 2025 eras
+// as Streamable HTTP sessions, each session one client (./http-sessions.ts); malformed requests are refused first
+// (./http-target.ts). Counterpart of connection.ts (stdio clients); started by broker/hub/server.ts on request.
 // https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#security-warning
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -21,9 +22,11 @@ import {
 } from '@modelcontextprotocol/server';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import type { Hub } from '../hub/hub.js';
-import type { Caller } from '../../shared/call.js';
 import { logger } from '../common/log.js';
 import { createMcpServer } from './server.js';
+import { ModernCallers } from './http-callers.js';
+import { SessionBook } from './http-sessions.js';
+import { malformedTarget } from './http-target.js';
 import { makeToolContext, serverForClient } from './context.js';
 
 const log = logger('http');
@@ -32,12 +35,14 @@ const log = logger('http');
 export const DEFAULT_HTTP_PORT = 47_823;
 /** The one path MCP is served on. */
 export const MCP_PATH = '/mcp';
-/** Most 2025-era sessions open at once. */
-const MAX_SESSIONS = 64;
-/** A 2025-era session unused this long is closed (its client leaves, its leases end), ms. */
-const SESSION_IDLE_MS = 30 * 60_000;
-/** A 2026-07-28 client (no connection to lose) is forgotten this long after its last request, ms. */
-const MODERN_CLIENT_IDLE_MS = 15 * 60_000;
+/** Most 2025-era sessions open at once; at the cap a new one replaces the one idle longest without an open stream. */
+const MAX_SESSIONS = 128;
+/** A 2025-era session without requests and without an open stream this long ends (its client's leases with it), ms. */
+const SESSION_IDLE_MS = 5 * 60_000;
+/** A 2025-era session whose client's stream closed ends this long after unless the client comes back, ms. */
+const SESSION_GONE_MS = 3_000;
+/** Most 2026-07-28 calls in flight at once (each its own caller until it ends). */
+const MAX_MODERN_CALLS = 256;
 /** Largest request body, bytes (the stdio side allows 8 MiB lines; HTTP clients send tool calls, not pages). */
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
@@ -99,31 +104,31 @@ export async function startHttpServer(hub: Hub, options: HttpServeOptions): Prom
     },
   });
 
-  // 2026-07-28 clients have no connection: one caller per client name, forgotten after a while without requests.
-  const modern = new Map<string, { caller: Caller; lastSeen: number }>();
-  const modernCaller = (name: string): Caller => {
-    const id = `m${createHash('sha256').update(name).digest('hex').slice(0, 8)}`;
-    let known = modern.get(id);
-    if (!known) {
-      const caller = hub.clients.add(id, name);
-      hub.events.emit('client_connected', caller);
-      modern.set(id, (known = { caller, lastSeen: Date.now() }));
-    }
-    known.lastSeen = Date.now();
-    return known.caller;
-  };
+  // 2026-07-28 clients have no connection and no session: each exchange is its own caller, and a lease carries a
+  // hold across exchanges (./http-callers.ts). The client's name is only the caller's label.
+  const modern = new ModernCallers(hub, MAX_MODERN_CALLS);
   const modernHandler = createMcpHandler(
-    () =>
-      createMcpServer({
+    () => {
+      const exchange = modern.exchange();
+      const server = createMcpServer({
         clientId: 'http',
-        context: (signal, target, clientName) => makeToolContext(hub, modernCaller(clientName ?? 'HTTP client'), signal, target),
+        context: (signal, target, clientName) => makeToolContext(hub, exchange.callerFor(target.lease, clientName), signal, target),
         disabled: () => hub.disabledTools(),
-      }),
+      });
+      // The exchange is over (answered, or its client went away): its caller leaves unless it now holds a lease.
+      server.server.onclose = () => exchange.end();
+      return server;
+    },
     { legacy: 'reject', maxRequestBodySize: MAX_BODY_BYTES, onerror: (err) => log.warn('http mcp error', { message: err.message }) },
   );
+  const holdersSweep = setInterval(() => modern.sweep(), 5_000).unref();
 
-  // 2025-era clients open a session with initialize: each session is one client until it ends.
-  const sessions = new Map<string, { transport: WebStandardStreamableHTTPServerTransport; clientId: string; lastSeen: number; server: ReturnType<typeof createMcpServer> }>();
+  // 2025-era clients open a session with initialize: each session is one client until it ends (./http-sessions.ts).
+  type Open = { transport: WebStandardStreamableHTTPServerTransport; clientId: string; server: ReturnType<typeof createMcpServer> };
+  const sessions = new SessionBook<Open>({ max: MAX_SESSIONS, idleMs: SESSION_IDLE_MS, goneMs: SESSION_GONE_MS }, (_id, s, why) => {
+    log.info('ended an HTTP session', { why });
+    void s.transport.close();
+  });
   // The person's tool policy changed: 2025-era sessions are told directly, 2026-07-28 clients on their subscriptions.
   const onToolsChanged = () => {
     for (const s of sessions.values()) s.server.sendToolListChanged();
@@ -139,12 +144,20 @@ export async function startHttpServer(hub: Hub, options: HttpServeOptions): Prom
     if (sessionId) {
       const known = sessions.get(sessionId);
       if (!known) return refuse(404, 'Session not found: initialize again.');
-      known.lastSeen = Date.now();
-      return known.transport.handleRequest(request, { authInfo });
+      sessions.touch(sessionId);
+      const response = await known.transport.handleRequest(request, { authInfo });
+      // The standalone SSE stream is how the session knows its client is still there: when it closes (the client
+      // closed, or was killed) and stays closed, the session ends.
+      if (request.method === 'GET' && response.ok && response.body) {
+        const closed = sessions.streamOpened(sessionId);
+        if (request.signal.aborted) closed();
+        else request.signal.addEventListener('abort', closed, { once: true });
+      }
+      return response;
     }
-    if (sessions.size >= MAX_SESSIONS) return refuse(503, `Too many open sessions (${MAX_SESSIONS}); close one and retry.`);
+    if (!sessions.makeRoom()) return refuse(503, `Too many open sessions (${MAX_SESSIONS}), each with a client attached; close one and retry.`);
     const clientId = `h${randomBytes(4).toString('hex')}`;
-    const caller = hub.clients.add(clientId, 'HTTP client');
+    const caller = hub.clients.add(clientId, '');
     hub.events.emit('client_connected', caller);
     let opened: string | undefined;
     const transport = new WebStandardStreamableHTTPServerTransport({
@@ -152,7 +165,7 @@ export async function startHttpServer(hub: Hub, options: HttpServeOptions): Prom
       maxRequestBodySize: MAX_BODY_BYTES,
       onsessioninitialized: (id) => {
         opened = id;
-        sessions.set(id, { transport, clientId, lastSeen: Date.now(), server });
+        sessions.add(id, { transport, clientId, server });
       },
     });
     transport.onclose = () => {
@@ -192,31 +205,27 @@ export async function startHttpServer(hub: Hub, options: HttpServeOptions): Prom
   };
 
   const nodeHandler = toNodeHandler({ fetch: handle }, { maxRequestBodySize: MAX_BODY_BYTES, onerror: (err) => log.warn('http request failed', { message: err.message }) });
-  const server = http.createServer((req, res) => void nodeHandler(req, res));
+  const server = http.createServer((req, res) => {
+    const malformed = malformedTarget(req);
+    if (!malformed) return void nodeHandler(req, res);
+    log.warn('refused a malformed request', { reason: malformed });
+    res.writeHead(400, { 'content-type': 'application/json', connection: 'close' });
+    res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32600, message: `Bad request: ${malformed}` }, id: null }));
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, address, () => resolve());
   });
-  const sweep = setInterval(() => {
-    const now = Date.now();
-    for (const s of sessions.values()) if (now - s.lastSeen > SESSION_IDLE_MS) void s.transport.close();
-    for (const [id, c] of modern) {
-      if (now - c.lastSeen > MODERN_CLIENT_IDLE_MS) {
-        modern.delete(id);
-        leave(id);
-      }
-    }
-  }, 60_000).unref();
   const { port } = server.address() as AddressInfo;
   const url = `http://${address.includes(':') ? `[${address}]` : address}:${port}${MCP_PATH}`;
   log.info('serving MCP over HTTP', { url });
   return {
     url,
     async close() {
-      clearInterval(sweep);
+      clearInterval(holdersSweep);
+      sessions.stop();
       hub.events.off('tools_changed', onToolsChanged);
-      await Promise.allSettled([...sessions.values()].map((s) => s.transport.close()));
-      for (const id of modern.keys()) leave(id);
+      await Promise.allSettled(sessions.values().map((s) => s.transport.close()));
       modern.clear();
       await modernHandler.close();
       server.closeAllConnections();

@@ -1,12 +1,15 @@
 // Newline-delimited JSON-RPC on the hub's client connections: splits lines, bounds their size, and answers lines
 // that are not JSON-RPC messages with the JSON-RPC error a client expects, instead of dropping them silently.
 // https://www.jsonrpc.org/specification#error_object (-32700 parse error, -32600 invalid request)
+import { RequestIdScanner } from './line-id.js';
 
 /** Longest line accepted from a client, in bytes. The SDK transport itself gives up at 10 MiB. */
 export const MAX_LINE_BYTES = 8 * 1024 * 1024;
 
 /** What became of one line. */
-export type LineVerdict = { kind: 'message'; line: string; value: Record<string, unknown> } | { kind: 'reply'; error: { code: number; message: string } };
+export type LineVerdict =
+  | { kind: 'message'; line: string; value: Record<string, unknown> }
+  | { kind: 'reply'; error: { code: number; message: string }; /** The request's id, when it could be read. */ id?: string | number };
 
 /** Classifies one complete line (without its newline). */
 export function checkLine(line: string): LineVerdict | undefined {
@@ -29,46 +32,72 @@ export function checkLine(line: string): LineVerdict | undefined {
       return { kind: 'reply', error: { code: -32600, message: `Invalid request: "id" must be a string or a number, not ${id === null ? 'null' : Array.isArray(id) ? 'an array' : typeof id === 'object' ? 'an object' : typeof id}` } };
     }
   }
-  return { kind: 'message', line, value: value as Record<string, unknown> };
+  // https://www.jsonrpc.org/specification#request_object: a method is a string, params an object or an array; a
+  // message with neither a method nor a result or error is nothing a peer can answer.
+  const message = value as Record<string, unknown>;
+  const id = message.id as string | number | undefined;
+  const invalid = (why: string): LineVerdict => ({ kind: 'reply', error: { code: -32600, message: `Invalid request: ${why}` }, ...(id !== undefined && { id }) });
+  if ('method' in message && typeof message.method !== 'string') return invalid('"method" must be a string');
+  if ('params' in message && (typeof message.params !== 'object' || message.params === null)) return invalid('"params" must be an object');
+  if (!('method' in message) && !('result' in message) && !('error' in message)) return invalid('neither a request, a notification nor a response');
+  return { kind: 'message', line, value: message };
 }
 
-/** The JSON-RPC error for a line over `limit` bytes, which is dropped unread (so its id is unknown: answered with null). */
+/** The JSON-RPC error for a line over `limit` bytes, which is dropped unparsed. */
 export function oversizedError(limit: number = MAX_LINE_BYTES): { code: number; message: string } {
-  return { code: -32600, message: `Invalid request: oversized message (over ${limit} bytes); it was dropped unread` };
+  return { code: -32600, message: `Invalid request: oversized message (over ${limit} bytes); it was dropped, nothing was done` };
 }
 
 /**
+ * The JSON-RPC answer to an oversized line: an error for the request's `id` when it could be read from the line,
+ * else with `id: null` (https://www.jsonrpc.org/specification#response_object).
+ */
+export function oversizedReply(id: string | number | undefined, limit: number = MAX_LINE_BYTES): string {
+  return JSON.stringify({ jsonrpc: '2.0', id: id ?? null, error: oversizedError(limit) });
+}
+
+/** One item a {@link LineSplitter} yields: a whole line, or the report of one too long (with its request id if read). */
+export type LineItem = { line: string } | { oversized: true; id?: string | number };
+
+/**
  * Incremental line splitter with a size bound. Feed bytes with {@link LineSplitter.push}; complete lines come back
- * in order. A line longer than `maxBytes` is skipped up to its newline and reported once as `oversized`.
+ * in order. A line longer than `maxBytes` is not kept: its bytes are only scanned for the request's `id` up to its
+ * newline, and it is reported once as `oversized`.
  */
 export class LineSplitter {
   private parts: Buffer[] = [];
   private size = 0;
-  private skipping = false;
+  /** Set while skipping an oversized line. */
+  private skipping: RequestIdScanner | undefined;
 
   constructor(private readonly maxBytes: number = MAX_LINE_BYTES) {}
 
-  push(chunk: Buffer): Array<{ line: string } | { oversized: true }> {
-    const out: Array<{ line: string } | { oversized: true }> = [];
+  push(chunk: Buffer): LineItem[] {
+    const out: LineItem[] = [];
     let start = 0;
     for (;;) {
       const nl = chunk.indexOf(0x0a, start);
       const end = nl < 0 ? chunk.length : nl;
-      if (!this.skipping) {
+      if (this.skipping) {
+        if (!this.skipping.settled) this.skipping.push(chunk.subarray(start, end));
+      } else {
         this.parts.push(chunk.subarray(start, end));
         this.size += end - start;
         if (this.size > this.maxBytes) {
-          this.skipping = true;
+          this.skipping = new RequestIdScanner();
+          for (const part of this.parts) this.skipping.push(part);
           this.parts = [];
           this.size = 0;
         }
       }
       if (nl < 0) return out;
-      if (this.skipping) out.push({ oversized: true });
-      else out.push({ line: Buffer.concat(this.parts).toString('utf8').replace(/\r$/, '') });
+      if (this.skipping) {
+        const id = this.skipping.id;
+        out.push({ oversized: true, ...(id !== undefined && { id }) });
+      } else out.push({ line: Buffer.concat(this.parts).toString('utf8').replace(/\r$/, '') });
       this.parts = [];
       this.size = 0;
-      this.skipping = false;
+      this.skipping = undefined;
       start = nl + 1;
     }
   }

@@ -6,7 +6,7 @@ import type { Socket } from 'node:net';
 import { connectHub } from '../hub/spawn.js';
 import { logger } from '../common/log.js';
 import { errorData } from '../../shared/errors.js';
-import { LineSplitter, oversizedError } from './lines.js';
+import { LineSplitter, oversizedReply } from './lines.js';
 import { errorText } from './server.js';
 
 const log = logger('mcp-relay');
@@ -130,8 +130,8 @@ export async function runMcpRelay(): Promise<void> {
     for (const item of splitter.push(chunk)) {
       // An oversized line never leaves the relay: it is answered here, as the hub would answer it.
       if (!('line' in item)) {
-        log.warn('dropped an oversized line from the client');
-        write(JSON.stringify({ jsonrpc: '2.0', id: null, error: oversizedError() }));
+        log.warn('dropped an oversized line from the client', { answered: item.id !== undefined ? 'its request id' : 'id null (unreadable)' });
+        write(oversizedReply(item.id));
         continue;
       }
       const { line } = item;

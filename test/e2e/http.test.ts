@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { BROWSERS, CLI, FIXTURES, call, launchRig, serveFixtures, until, type Rig } from './harness.js';
@@ -21,6 +22,25 @@ function rawRequest(url: string, headers: Record<string, string>, body = '{}'): 
     });
     req.on('error', reject);
     req.end(body);
+  });
+}
+
+/** One request written byte for byte on a socket (for what Node's client will not send); resolves with the status. */
+function rawWire(url: string, head: string, body = '{}'): Promise<number> {
+  const u = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(u.port), u.hostname, () => socket.write(`${head}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`));
+    let text = '';
+    socket.on('data', (c: Buffer) => {
+      text += c.toString();
+      const status = /^HTTP\/1\.1 (\d{3})/.exec(text)?.[1];
+      if (status) {
+        socket.destroy();
+        resolve(Number(status));
+      }
+    });
+    socket.on('end', () => resolve(0));
+    socket.on('error', reject);
   });
 }
 
@@ -121,6 +141,93 @@ describe.each(BROWSERS.slice(0, 1))('MCP over HTTP (hub with %s)', (kind) => {
     // CORS hides the answer from the page (a network error), or the server's 403 shows: never a 200.
     expect(fromPage).not.toBe(200);
     await page.close();
+  });
+
+  it('refuses a malformed Host or request target with 400: a number for an address, user info, a doubled Host, an absolute-form URI', async () => {
+    const auth = { Authorization: `Bearer ${token}` };
+    const port = new URL(url).port;
+    // 2130706433 is 127.0.0.1 as one number, and a URL parser reads x@evil.com as the host evil.com.
+    for (const host of [`2130706433:${port}`, `x@evil.com:${port}`, `127.1:${port}`, `0x7f000001:${port}`, `127.0.0.1:${port}/mcp`]) {
+      expect((await rawRequest(url, { ...auth, Host: host }, initialize)).status, host).toBe(400);
+    }
+    const bearer = `Authorization: Bearer ${token}`;
+    expect(await rawWire(url, `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nHost: evil.example\r\n${bearer}\r\nAccept: application/json, text/event-stream`, initialize)).toBe(400);
+    expect(await rawWire(url, `POST http://evil.example/mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n${bearer}\r\nAccept: application/json, text/event-stream`, initialize)).toBe(400);
+    // The same request, well-formed, is served.
+    expect(await rawWire(url, `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n${bearer}\r\nAccept: application/json, text/event-stream`, initialize)).toBe(200);
+  });
+
+  it.each(['modern', 'legacy'] as const)('two clients with the same default name are two callers (%s era): neither holds or uses the other\'s lease', async (era) => {
+    // "mcp" is the Python SDK's default client name.
+    const a = await httpClient(era, 'mcp');
+    const b = await httpClient(era, 'mcp');
+    const lease = await call(a, 'acquire_lease', { session, ttl_ms: 60_000 });
+    expect(lease.isError).toBe(false);
+    const id = lease.structured.lease as string;
+    const seen = (await call(b, 'list_sessions')).structured.sessions as Array<{ id: string; lease?: { holder: string; yours: boolean } }>;
+    expect(seen.find((s) => s.id === session)?.lease).toMatchObject({ holder: 'mcp', yours: false });
+    // B's calls wait behind A's lease (and give up at their deadline), its own lease request too.
+    expect((await call(b, 'click', { session, selector: '#add', timeout_ms: 300 })).error?.code).toBe('timeout');
+    expect((await call(b, 'acquire_lease', { session, timeout_ms: 300 })).error?.code).toBe('timeout');
+    if (era === 'legacy') expect((await call(b, 'click', { lease: id, selector: '#add' })).error?.code).toBe('lease_invalid');
+    // A's calls quoting its lease run, in a later request too (2026-07-28: the lease is what carries the hold).
+    expect((await call(a, 'click', { lease: id, selector: '#add' })).isError).toBe(false);
+    const mine = (await call(a, 'list_sessions', { lease: id })).structured.sessions as Array<{ id: string; lease?: { yours: boolean } }>;
+    expect(mine.find((s) => s.id === session)?.lease?.yours).toBe(true);
+    expect((await call(a, 'release_lease', { lease: id })).isError).toBe(false);
+    // Now B holds it, and A is told a label that tells B apart from A.
+    const other = await call(b, 'acquire_lease', { session, ttl_ms: 60_000 });
+    expect(other.isError).toBe(false);
+    const holder = ((await call(a, 'list_sessions')).structured.sessions as Array<{ id: string; lease?: { holder: string; yours: boolean } }>).find((s) => s.id === session)?.lease;
+    expect(holder?.yours).toBe(false);
+    if (era === 'legacy') expect(holder?.holder).toBe('mcp #2');
+    expect((await call(b, 'release_lease', { lease: other.structured.lease })).isError).toBe(false);
+  });
+
+  it('ends a 2025-era session when its client closes: 500 clients connect and close in a row, and the next one is served', async () => {
+    const clientsNow = () => Number(/MCP clients: (\d+)/.exec(rig.cli(['status']))?.[1]);
+    const before = clientsNow();
+    for (let i = 0; i < 500; i++) {
+      const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } });
+      const client = new Client({ name: `churn-${i}`, version: '1.0.0' }, { versionNegotiation: { mode: 'legacy' } });
+      await client.connect(transport);
+      await client.close();
+    }
+    const next = await httpClient('legacy', 'after-churn');
+    expect((await call(next, 'list_sessions')).isError).toBe(false);
+    // The closed clients' sessions ended (their SSE streams closed); only the one still open is left of them.
+    await until(() => clientsNow() <= before + 1, 20_000, 'the closed clients to leave the hub');
+    await next.close();
+  });
+
+  it('ends the lease of a 2025-era HTTP holder killed with -9 within seconds, not at its TTL', async () => {
+    const holder = spawn(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+         const t = new StreamableHTTPClientTransport(new URL(${JSON.stringify(url)}), { requestInit: { headers: { Authorization: 'Bearer ${token}' } } });
+         const c = new Client({ name: 'doomed', version: '1' }, { versionNegotiation: { mode: 'legacy' } });
+         await c.connect(t);
+         const r = await c.callTool({ name: 'acquire_lease', arguments: { session: ${JSON.stringify(session)}, ttl_ms: 600000 } });
+         process.stdout.write(JSON.stringify(r.structuredContent) + '\\n');
+         setInterval(() => {}, 1000);`,
+      ],
+      { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    let out = '';
+    holder.stdout!.on('data', (c: Buffer) => (out += c.toString()));
+    const held = await until(() => (out.includes('\n') ? (JSON.parse(out) as { lease?: string }) : undefined), 20_000, 'the holder to take its lease');
+    expect(held.lease).toMatch(/^lease_/);
+    const observer = await httpClient('legacy', 'observer');
+    const leaseOf = async () => ((await call(observer, 'list_sessions')).structured.sessions as Array<{ id: string; lease?: { holder: string } }>).find((s) => s.id === session)?.lease;
+    expect((await leaseOf())?.holder).toBe('doomed');
+    const killed = Date.now();
+    holder.kill('SIGKILL');
+    await until(async () => (await leaseOf()) === undefined, 20_000, 'the killed holder\'s lease to end');
+    // Its TTL was 10 minutes: it ended because its client went away (the session's grace is 3 s).
+    expect(Date.now() - killed).toBeLessThan(15_000);
   });
 
   it('refuses to bind anything but a loopback address, and to serve without --http', () => {
