@@ -3,7 +3,7 @@
 // arguments where a consent prompt can show them. Page side: extension/content/actions/upload.ts.
 import { z } from 'zod';
 import { TargetArgs } from '../../../shared/act.js';
-import { UPLOAD_MAX_FILES, UploadResult } from '../../../shared/input-ops.js';
+import { UPLOAD_MAX_BYTES, UPLOAD_MAX_FILES, UploadResult } from '../../../shared/input-ops.js';
 import { orielError } from '../../../shared/errors.js';
 import { defineTool } from './types.js';
 
@@ -20,7 +20,7 @@ export const upload = defineTool({
   description:
     'Sets files on a file input from the user\'s Oriel upload folder. Never click a file input.',
   usage:
-    'paths are relative to the upload folder ([] clears the input); at most 20 files and 700 KiB',
+    `paths are relative to the upload folder ([] clears the input); at most ${UPLOAD_MAX_FILES} files and ${UPLOAD_MAX_BYTES / 1024} KiB`,
   notes:
     'Sets files on a file input (handle, or a selector such as input[type=file] for a hidden one) as a file picker would, reading them from the folder the user allows uploads from in Oriel\'s options (off until they choose one; nothing outside it). Paths are relative to that folder. Do not click the input: that opens a picker you cannot use; use this instead.',
   input: UploadToolArgs,
