@@ -12,6 +12,7 @@ import type { CallTarget } from './context.js';
 import { SERVER_VERSION } from '../common/version.js';
 import { COMMON_ARGS, listedTool, serverInstructions, type ListedTool } from './listing.js';
 
+/** Arguments every tool accepts (their home is listing.ts). */
 export { COMMON_ARGS };
 
 /**
@@ -73,7 +74,7 @@ export function createMcpServer(env: ServerEnvironment, tools: readonly ToolDefi
       instructions: serverInstructions(tools),
     },
   );
-  // tools/list shows the compact form (listing.ts); the SDK's own registration keeps the full schema for validation.
+  // tools/list shows the compact form (listing.ts); the handler below validates against the full schema, bounds included.
   const listed: ListedTool[] = [];
   for (const def of tools) {
     const full = def.input.extend(COMMON_ARGS);
