@@ -6,7 +6,7 @@ export const snapshot = defineTool({
   name: 'snapshot',
   title: 'Read the page outline',
   description:
-    'Reads the tab as an outline with a handle per element to act on. Start here, and again after the page changes (e.g. after click).',
+    'Reads the tab as an outline with a handle per element to act on. Start here; after a change (e.g. a click) since=<snapshot id> returns only what changed.',
   usage:
     'root limits it to a handle\'s subtree; query, roles and interactive_only filter it; max_chars is its budget (default 24000, up to 200000); cursor continues a cut outline; since=<snapshot id> returns only what changed since that snapshot',
   notes:
