@@ -1,7 +1,7 @@
 // What tools/list shows of each tool definition (docs/tools.md, "What tools/list carries"): the compact form a client
 // sends to its model with every request. Arguments many tools share are explained once, in the server's
-// instructions and docs/tools.md; schemas keep types, enums, defaults and required fields, while bounds stay in the
-// validation (broker/mcp/server.ts), which answers a value out of bounds with a structured invalid_argument.
+// instructions and docs/tools.md; schemas keep types, enums and required fields, while bounds and defaults stay in the
+// validation (broker/mcp/server.ts, which answers a value out of bounds with invalid_argument) and docs/tools.md.
 import { z } from 'zod';
 import type { ToolAnnotations, ToolDefinition } from './tools/types.js';
 
@@ -45,14 +45,17 @@ export interface ListedTool {
   annotations?: Partial<ToolAnnotations>;
 }
 
-/** The common arguments `def` advertises (it accepts all of them; the others mean nothing to it). */
+/**
+ * The common arguments `def` lists. It accepts all three whatever it lists: tools that only read leave the document
+ * guard out (their answer names the document), and hub-only tools list only what they use.
+ */
 export function advertisedCommonArgs(def: ToolDefinition): readonly CommonArg[] {
   return def.commonArgs ?? ['session', 'document', 'lease'];
 }
 
 /**
  * The JSON Schema (draft 2020-12) of `def`'s arguments as tools/list shows it: its own arguments, then the common
- * arguments it advertises; no `$schema`, no bounds, and an empty "any value" subschema (a record's values) dropped,
+ * arguments it lists; no `$schema`, bounds or defaults, and an empty "any value" subschema (a record's values) dropped,
  * since it says nothing. Free-form arguments carry their JSON type explicitly (`.meta({ type })`).
  */
 export function listedInputSchema(def: ToolDefinition): ListedSchema {
