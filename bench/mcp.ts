@@ -40,8 +40,11 @@ export interface PlaywrightMcp {
   close(): Promise<void>;
 }
 
-/** Starts Playwright MCP headless on the system Chromium, isolated profile, nothing but local pages to load. */
-export async function startPlaywrightMcp(): Promise<PlaywrightMcp> {
+/**
+ * Starts Playwright MCP headless on the system Chromium, isolated profile, nothing but local pages to load; `extra`
+ * arguments are appended (e.g. `--caps vision`).
+ */
+export async function startPlaywrightMcp(extra: readonly string[] = []): Promise<PlaywrightMcp> {
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'oriel-bench-pw-'));
   const cli = path.join(ROOT, 'node_modules/@playwright/mcp/cli.js');
   const version = execFileSync(process.execPath, [cli, '--version'], { encoding: 'utf8' }).trim();
@@ -57,6 +60,7 @@ export async function startPlaywrightMcp(): Promise<PlaywrightMcp> {
     '--image-responses', 'omit',
     '--codegen', 'none',
     '--no-webmcp',
+    ...extra,
   ];
   const transport = new StdioClientTransport({ command: process.execPath, args, cwd: tmp, stderr: 'pipe' });
   const client = new Client({ name: 'oriel-bench', version: '1.0.0' }, { versionNegotiation: { mode: 'legacy' } });

@@ -30,9 +30,13 @@ import { measurePlaywrightLatency, measurePlaywrightLoop, measurePlaywrightPage,
 import { markdown, ratios, targets, writeResults, type FlatRow, type LoopRow, type PageRow, type Results } from './report.js';
 import { round } from './stats.js';
 import { loadMarkdown, runLoad, type LoadPlan } from './load.js';
+import { measureToolLists, toolListMarkdown, writeToolListResults } from './toollist.js';
 
 const QUICK = process.env.ORIEL_BENCH_QUICK === '1';
-/** `load` runs only the load benchmark (bench/load.ts) and rewrites only its part of docs/BENCHMARKS.md. */
+/**
+ * `load` runs only the load benchmark (bench/load.ts) and rewrites only its part of docs/BENCHMARKS.md; `tools` only
+ * the tool-list sizes (bench/toollist.ts), likewise.
+ */
 const PART = process.env.ORIEL_BENCH_PART;
 const LOAD_PLAN: LoadPlan = QUICK
   ? { clients: 4, tabs: 8, inFlightPerClient: 8, mixedCalls: 1_000, extractCalls: 2_000, memoryCalls: 4_000, churnElements: 40_000, churnBatch: 500, restarts: 2 }
@@ -132,7 +136,29 @@ function writeLoadSection(text: string): void {
   writeFileSync(doc, a >= 0 && b > a ? old.slice(0, a) + block + old.slice(b + LOAD_END.length) : `${old.trimEnd()}\n\n## Load: latest results\n\n${block}\n`);
 }
 
+/** The command that reproduces this run, as recorded with its results. */
+function commandLine(): string {
+  return `${os.getPriority() < 0 ? `nice -n ${os.getPriority()} ` : ''}${QUICK ? 'ORIEL_BENCH_QUICK=1 ' : ''}${PART ? `ORIEL_BENCH_PART=${PART} ` : ''}npm run bench`;
+}
+
+/** Measures the tool lists and writes bench/results/tools.json and their part of docs/BENCHMARKS.md (unless quick). */
+async function mainToolLists(facts: Record<string, string>): Promise<void> {
+  const results = await measureToolLists(commandLine(), log);
+  const pw = JSON.parse(readFileSync(path.join(ROOT, 'node_modules/@playwright/mcp/package.json'), 'utf8')) as { version: string };
+  const text = toolListMarkdown(results, { 'oriel commit': facts['oriel commit'] ?? 'unknown', 'playwright mcp': `@playwright/mcp ${pw.version}`, 'mcp client': facts['mcp client'] ?? 'unknown' });
+  process.stdout.write(text + '\n');
+  mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true });
+  if (!QUICK || process.env.ORIEL_BENCH_WRITE_DOCS === '1') {
+    writeToolListResults(results, text);
+    log('wrote bench/results/tools.json and the tool-list section of docs/BENCHMARKS.md');
+  }
+}
+
 async function main(): Promise<void> {
+  if (PART === 'tools') {
+    await mainToolLists(versions());
+    return;
+  }
   if (PART === 'load') {
     const watchdog = setTimeout(() => {
       log(`stopping: over the ${DEADLINE_MS / 60_000} min deadline`);
@@ -159,6 +185,8 @@ async function main(): Promise<void> {
   const flatUrl = (n: number) => `${server.origin}/flat-${n}.html`;
   const bundle = await bundleInPage();
   const facts = versions();
+  // The tool lists first: no browser, a few seconds.
+  await mainToolLists(facts);
 
   let oriel: { rig: Rig; client: Client } | undefined;
   let pw: PlaywrightMcp | undefined;

@@ -6,49 +6,54 @@ import { ERROR_CODES, ERROR_DEFAULTS } from '../shared/errors.js';
 import path from 'node:path';
 import { z } from 'zod';
 import { TOOLS } from '../broker/mcp/tools/index.js';
-import { COMMON_ARGS } from '../broker/mcp/server.js';
+import { DEFAULT_TOOL_SET, TOOL_SETS } from '../broker/mcp/tools/sets.js';
+import { advertisedCommonArgs, COMMON_ARGS, listedTool, SHARED_ARGUMENTS } from '../broker/mcp/listing.js';
 
-interface JsonProperty {
-  description?: string;
+interface JsonSchema {
   type?: string | string[];
   enum?: unknown[];
+  default?: unknown;
+  description?: string;
   minimum?: number;
   maximum?: number;
   minLength?: number;
   maxLength?: number;
-  minItems?: number;
   maxItems?: number;
-  items?: JsonProperty;
-}
-interface JsonSchema {
-  properties?: Record<string, JsonProperty>;
+  items?: JsonSchema;
+  properties?: Record<string, JsonSchema>;
   required?: string[];
 }
 
-/** The bounds a property's schema sets, in words ("1–100", "≤ 200 chars", "≤ 40 items of ≤ 40 chars"); '' if none. */
-export function limitsOf(prop: JsonProperty): string {
-  const range = (min: number | undefined, max: number | undefined, unit: string) => {
-    const hi = max === undefined || max >= Number.MAX_SAFE_INTEGER ? undefined : max;
-    const lo = min === undefined || min === 0 ? undefined : min;
-    if (lo !== undefined && hi !== undefined) return `${lo}–${hi}${unit}`;
-    if (hi !== undefined) return `≤ ${hi}${unit}`;
-    return lo !== undefined ? `≥ ${lo}${unit}` : '';
-  };
-  const own = [range(prop.minimum, prop.maximum, ''), range(prop.minLength, prop.maxLength, ' chars'), range(prop.minItems, prop.maxItems, ' items')].filter(Boolean).join(', ');
-  const each = prop.items ? limitsOf(prop.items) : '';
-  return each ? `${own || 'items'} of ${each}` : own;
+const cell = (s: string) => s.replace(/\|/g, '\\|');
+
+/** "1–200 characters", "0–60000", "≤ 40 items of ≤ 40 characters": the bounds the validation enforces. */
+function limits(p: JsonSchema): string {
+  const parts: string[] = [];
+  if (p.minimum !== undefined || p.maximum !== undefined) parts.push(`${p.minimum ?? ''}–${p.maximum ?? ''}`);
+  if (p.maxLength !== undefined) parts.push(`≤ ${p.maxLength} characters`);
+  if (p.maxItems !== undefined) parts.push(`≤ ${p.maxItems} items${p.items?.maxLength !== undefined ? ` of ≤ ${p.items.maxLength} characters` : ''}`);
+  return parts.join(', ');
+}
+
+function typeOf(p: JsonSchema): string {
+  if (p.enum) return p.enum.map((v) => JSON.stringify(v)).join(' \\| ');
+  if (Array.isArray(p.type)) return p.type.length === 6 ? 'any JSON value' : p.type.join(' \\| ');
+  if (p.type === 'array' && p.items?.type) return `${String(p.items.type)}[]`;
+  return p.type ?? '';
+}
+
+/** The sets (broker/mcp/tools/sets.ts) a tool belongs to. */
+function setsOf(name: string): string[] {
+  return Object.entries(TOOL_SETS).filter(([, tools]) => (tools as readonly string[]).includes(name)).map(([set]) => set);
 }
 
 export function renderToolsDoc(): string {
   const out: string[] = [
     '# Tools',
     '',
-    'Generated from `broker/mcp/tools/*.ts` by `npx tsx scripts/tools-doc.ts`; a unit test fails when this file is stale.',
-    'Every tool also takes `session` (optional when exactly one tab is shared) and `document` (a guard: fails with',
-    '`stale_document` when the tab shows another document). Failures are results with `isError: true` and',
+    'Generated from `broker/mcp/tools/*.ts` and `broker/mcp/listing.ts` by `npx tsx scripts/tools-doc.ts`; a unit test',
+    'fails when this file is stale. Failures are results with `isError: true` and',
     '`structuredContent.error = {code, message, retryable, refresh_required, next}`.',
-    'The type column gives each argument\'s bounds (numbers: the range; text: its length; lists: how many items); a',
-    'call outside them fails with `invalid_argument` naming the argument.',
     '',
     '"Needs" names the capability each tool needs on the origin it touches (read, act, exec; docs/architecture.md,',
     '"Consent"). Sharing a tab grants read and act on the origin it was shared at; anything else waits while the user',
@@ -56,17 +61,68 @@ export function renderToolsDoc(): string {
     'the user switched off in Oriel\'s options is not listed and answers `operation_disabled`.',
     'Pages that talk back (the bridge, page-registered tools): [bridge.md](bridge.md).',
     '',
+    '## What tools/list carries',
+    '',
+    'A client sends the tool list to its model with every request, so Oriel keeps it small (the default list is under',
+    '10,000 characters of JSON; `test/unit/tools.test.ts` holds it there, docs/BENCHMARKS.md measures it). Each tool',
+    'lists its name, a one- or two-sentence description of when to use it, and its arguments with their JSON types,',
+    'enums and which are required. What each tool would otherwise repeat is said once:',
+    '',
+    '- the arguments many tools share (below) are explained in the server\'s `instructions`, sent once at `initialize`;',
+    '- so is each tool\'s **Arguments** paragraph below (its `usage`);',
+    '- bounds (lengths, ranges, counts) and defaults are in the tables below and enforced by the validation, which',
+    '  answers a value out of bounds with `invalid_argument` naming the bound;',
+    '- titles (the headings below) are not listed: clients show the name of a tool without one; annotations are',
+    '  listed only where they differ from the protocol\'s defaults (`readOnlyHint` false, `destructiveHint` true,',
+    '  `idempotentHint` false, `openWorldHint` true).',
+    '',
+    'Every argument has a JSON type; free-form data (`send_message.data`) is typed as any JSON value',
+    '(`["object","array","string","number","boolean","null"]`). The longer notes under each tool are not listed.',
+    '',
+    '## Tool sets',
+    '',
+    `\`oriel mcp --tools <list>\` serves only some tools: a comma-separated list of sets and tool names (e.g. \`core,evaluate\`).`,
+    `The default is \`${DEFAULT_TOOL_SET}\`: every tool. \`oriel config <client> --tools core\` prints a configuration with it.`,
+    '',
+    '| set | tools |',
+    '|---|---|',
+    ...Object.entries(TOOL_SETS).map(([set, tools]) => `| \`${set}\` | ${tools.join(', ')} |`),
+    `| \`all\` | every tool (${TOOLS.length}) |`,
+    '',
+    '## Shared arguments',
+    '',
+    'Listed by type alone in each tool\'s schema; explained once, here and in the server\'s instructions.',
+    '',
+    '| argument | meaning |',
+    '|---|---|',
+    ...Object.entries(SHARED_ARGUMENTS).map(([name, text]) => `| \`${name}\` | ${cell(text)}. |`),
+    '',
+    'Every tool accepts `session`, `document` and `lease`; a tool\'s table below shows those it lists.',
+    '',
   ];
   for (const tool of TOOLS) {
-    const schema = z.toJSONSchema(tool.input.extend(COMMON_ARGS)) as JsonSchema;
+    const listed = listedTool(tool);
+    const common = Object.fromEntries(advertisedCommonArgs(tool).map((k) => [k, COMMON_ARGS[k]]));
+    const schema = z.toJSONSchema(tool.input.extend(common), { io: 'input' }) as JsonSchema;
     const a = tool.annotations;
     out.push(`## \`${tool.name}\` — ${tool.title}`, '', tool.description, '');
-    out.push(`Needs: **${tool.capability}**. Annotations: readOnly=${a.readOnlyHint}, destructive=${a.destructiveHint}, openWorld=${a.openWorldHint}.`, '');
-    out.push('| argument | type | required | description |', '|---|---|---|---|');
-    for (const [name, prop] of Object.entries(schema.properties ?? {})) {
-      const type = prop.enum ? prop.enum.map((v) => JSON.stringify(v)).join(' \\| ') : Array.isArray(prop.type) ? prop.type.join(' \\| ') : (prop.type ?? 'object');
-      const limits = limitsOf(prop);
-      out.push(`| \`${name}\` | ${type}${limits ? ` (${limits})` : ''} | ${schema.required?.includes(name) ? 'yes' : 'no'} | ${(prop.description ?? '').replace(/\|/g, '\\|')} |`);
+    if (tool.usage) out.push(`**Arguments:** ${tool.usage}.`, '');
+    if (tool.notes) out.push(tool.notes, '');
+    const sets = setsOf(tool.name);
+    out.push(
+      `Needs: **${tool.capability}**. Sets: ${[...sets, 'all'].map((s) => `\`${s}\``).join(', ')}. Annotations: readOnly=${a.readOnlyHint}, destructive=${a.destructiveHint}, idempotent=${a.idempotentHint ?? false}, openWorld=${a.openWorldHint}. Listed: ${JSON.stringify(listed).length} characters.`,
+      '',
+    );
+    const props = Object.entries(schema.properties ?? {});
+    if (props.length === 0) {
+      out.push('No arguments.', '');
+      continue;
+    }
+    out.push('| argument | type | required | default | limits | description |', '|---|---|---|---|---|---|');
+    for (const [name, prop] of props) {
+      const text = prop.description ?? (Object.hasOwn(SHARED_ARGUMENTS, name) ? 'shared (above)' : 'see Arguments');
+      const dflt = prop.default === undefined ? '' : `\`${JSON.stringify(prop.default)}\``;
+      out.push(`| \`${name}\` | ${typeOf(prop)} | ${schema.required?.includes(name) ? 'yes' : 'no'} | ${dflt} | ${limits(prop)} | ${cell(text)} |`);
     }
     out.push('');
   }
@@ -77,7 +133,6 @@ export function renderToolsDoc(): string {
 export function renderErrorTable(): string {
   const rows = ERROR_CODES.map((code) => {
     const d = ERROR_DEFAULTS[code];
-    const cell = (s: string) => s.replace(/\|/g, '\\|');
     return `| \`${code}\` | ${cell(d.meaning)} | ${d.retryable ? 'yes' : 'no'} | ${d.refresh_required ? 'yes' : 'no'} | ${cell(d.next)} |`;
   });
   return ['| code | meaning | retryable | refresh handles | next (default) |', '|---|---|---|---|---|', ...rows].join('\n');

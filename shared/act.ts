@@ -8,23 +8,26 @@ export const HandleSchema = z
   .max(64)
   .regex(/^[a-z0-9]{4,16}\.[0-9a-z]{1,10}$/, 'not an Oriel handle (handles look like "q7k2mzr4.3"; take them from a snapshot)');
 
-/** A target element: exactly one of a handle or a CSS selector that must match one element. */
+/**
+ * A target element: exactly one of a handle or a CSS selector that must match one element. Tools list these without
+ * a description: the server explains them once (broker/mcp/listing.ts, SHARED_ARGUMENTS).
+ */
 export const TargetArgs = z.object({
-  handle: HandleSchema.optional().describe('Element handle from a snapshot, e.g. "q7k2mzr4.3". Preferred.'),
-  selector: z.string().max(1000).optional().describe('CSS selector that must match exactly one element, if you have no handle. Constructs that could observe redacted content (:has(), :valid, [value] …) are refused.'),
+  handle: HandleSchema.optional(),
+  selector: z.string().max(1000).optional(),
 });
 
 /** JavaScript dialogs a page can open (https://html.spec.whatwg.org/multipage/timers-and-user-prompts.html). */
 export const DIALOG_TYPES = ['alert', 'confirm', 'prompt', 'beforeunload'] as const;
 export type DialogType = (typeof DIALOG_TYPES)[number];
 
-/** How an action answers the JavaScript dialogs it opens: arguments every acting operation takes. */
+/**
+ * How an action answers the JavaScript dialogs it opens: arguments every acting operation takes (explained once, like
+ * TargetArgs). Without `dialog`, such a dialog is dismissed and the call fails with its text.
+ */
 export const DialogArgs = {
-  dialog: z
-    .enum(['accept', 'dismiss'])
-    .optional()
-    .describe('How to answer an alert, confirm, prompt or "leave page?" dialog this action opens. Without it, such a dialog is dismissed and the call fails with its text.'),
-  dialog_text: z.string().max(10_000).optional().describe('Text to answer a prompt() with, when dialog is "accept".'),
+  dialog: z.enum(['accept', 'dismiss']).optional(),
+  dialog_text: z.string().max(10_000).optional(),
 };
 export type DialogAnswer = 'accept' | 'dismiss';
 

@@ -4,10 +4,11 @@
 import { z } from 'zod';
 import { DialogArgs, DialogResult, HandleSchema, TargetArgs } from './act.js';
 
-const timeout = (what: string) => z.number().int().min(0).max(60_000).optional().describe(`How long to wait for ${what}. Default 5000.`);
+/** How long an action waits for its target (to be visible, enabled, still, uncovered), ms. */
+const timeout = () => z.number().int().min(0).max(60_000).optional().meta({ default: 5_000 });
 
 /** `hover`: move the pointer onto an element and leave it there. */
-export const HoverArgs = TargetArgs.extend({ timeout_ms: timeout('the target to become hoverable'), ...DialogArgs });
+export const HoverArgs = TargetArgs.extend({ timeout_ms: timeout(), ...DialogArgs });
 export type HoverArgs = z.infer<typeof HoverArgs>;
 
 /**
@@ -37,10 +38,9 @@ export const PressKeyArgs = TargetArgs.extend({
   key: z
     .string()
     .min(1)
-    .max(60)
-    .describe('A key name or chord: Enter, Escape, Tab, Shift+Tab, ArrowDown, PageUp, Home, End, Backspace, Delete, Space, F2, Control+K, Meta+A, or one character.'),
-  repeat: z.number().int().min(1).max(100).optional().describe('Press it this many times. Default 1.'),
-  timeout_ms: timeout('the element to become focusable'),
+    .max(60),
+  repeat: z.number().int().min(1).max(100).optional().meta({ default: 1 }),
+  timeout_ms: timeout(),
   ...DialogArgs,
 });
 export type PressKeyArgs = z.infer<typeof PressKeyArgs>;
@@ -66,11 +66,11 @@ export type PressKeyResult = z.infer<typeof PressKeyResult>;
 
 /** `scroll`: the page or a scroll container, by an amount, to an edge, or until some text shows. */
 export const ScrollArgs = TargetArgs.extend({
-  direction: z.enum(['down', 'up', 'right', 'left']).optional().describe('Which way to scroll. Default "down".'),
-  amount: z.number().int().min(1).max(1_000_000).optional().describe('How far, in CSS pixels. Default: 80% of the visible height (or width).'),
-  to: z.enum(['top', 'bottom', 'left', 'right']).optional().describe('Scroll straight to this edge instead.'),
-  until_text: z.string().min(1).max(500).optional().describe('Keep scrolling in direction until this visible text shows (case-insensitive), e.g. a list row; returns its handle.'),
-  timeout_ms: z.number().int().min(0).max(60_000).optional().describe('Longest time to keep scrolling for until_text. Default 10000.'),
+  direction: z.enum(['down', 'up', 'right', 'left']).optional().meta({ default: 'down' }),
+  amount: z.number().int().min(1).max(1_000_000).optional(),
+  to: z.enum(['top', 'bottom', 'left', 'right']).optional(),
+  until_text: z.string().min(1).max(500).optional(),
+  timeout_ms: z.number().int().min(0).max(60_000).optional().meta({ default: 10_000 }),
 });
 export type ScrollArgs = z.infer<typeof ScrollArgs>;
 
@@ -94,9 +94,9 @@ export type ScrollResult = z.infer<typeof ScrollResult>;
 
 /** `select_options`: choose several options of a multi-select (or clear them). */
 export const SelectOptionsArgs = TargetArgs.extend({
-  options: z.array(z.string().max(1000)).max(200).describe('Labels (or values) of the options to select; [] clears the selection.'),
-  add: z.boolean().optional().describe('Keep what is already selected and add these. Default false: these become the selection.'),
-  timeout_ms: timeout('the list to become usable'),
+  options: z.array(z.string().max(1000)).max(200),
+  add: z.boolean().optional(),
+  timeout_ms: timeout(),
   ...DialogArgs,
 });
 export type SelectOptionsArgs = z.infer<typeof SelectOptionsArgs>;
@@ -113,9 +113,9 @@ export type SelectOptionsResult = z.infer<typeof SelectOptionsResult>;
 
 /** `drag`: from one element to another, as HTML drag and drop or pointer-driven sorting. */
 export const DragArgs = TargetArgs.extend({
-  to_handle: HandleSchema.optional().describe('Handle of the element to drop on.'),
-  to_selector: z.string().max(1000).optional().describe('CSS selector of the element to drop on, if you have no handle.'),
-  timeout_ms: timeout('both elements to become usable'),
+  to_handle: HandleSchema.optional(),
+  to_selector: z.string().max(1000).optional(),
+  timeout_ms: timeout(),
   ...DialogArgs,
 });
 export type DragArgs = z.infer<typeof DragArgs>;
@@ -147,7 +147,7 @@ export const UploadFile = z.object({
 /** `upload`, as the page operation: the files travel in the call (the MCP tool reads them; broker/mcp/tools/upload.ts). */
 export const UploadArgs = TargetArgs.extend({
   files: z.array(UploadFile).max(UPLOAD_MAX_FILES),
-  timeout_ms: timeout('the file input to become usable'),
+  timeout_ms: timeout(),
 });
 export type UploadArgs = z.infer<typeof UploadArgs>;
 

@@ -18,19 +18,21 @@ export const CAPABILITIES = ['none', 'read', 'act', 'exec'] as const;
 export type Capability = (typeof CAPABILITIES)[number];
 export const CapabilitySchema = z.enum(CAPABILITIES);
 
-/** Snapshot arguments (docs/snapshot-format.md). Limits in characters. */
+/**
+ * Snapshot arguments (docs/snapshot-format.md). Limits in characters. Descriptions here are what tools/list shows on
+ * every request: a few words each, defaults as JSON Schema `default` annotations (docs/tools.md has the details).
+ */
 export const SnapshotArgs = z.object({
-  root: HandleSchema.optional().describe('Snapshot only the subtree under this handle. Default: the whole page.'),
-  query: z.string().max(200).optional().describe('Keep only nodes whose name, text or value contains this text (case-insensitive), with their ancestors.'),
-  roles: z.array(z.string().max(40)).max(40).optional().describe('Keep only nodes with these roles (e.g. ["button","link"]), with their ancestors.'),
-  interactive_only: z.boolean().optional().describe('Keep only elements an agent can act on. Default false.'),
-  max_chars: z.number().int().min(500).max(200_000).optional().describe('Character budget for the outline. Default 24000, hard cap 200000.'),
-  cursor: z.string().max(100).optional().describe('The cursor a previous truncated snapshot returned, to continue where it stopped.'),
+  root: HandleSchema.optional(),
+  query: z.string().max(200).optional(),
+  roles: z.array(z.string().max(40)).max(40).optional(),
+  interactive_only: z.boolean().optional(),
+  max_chars: z.number().int().min(500).max(200_000).optional().meta({ default: 24_000 }),
+  cursor: z.string().max(100).optional(),
   since: z
     .string()
     .regex(/^s[a-z0-9]{4,12}$/, 'not a snapshot id (snapshot ids look like "s4k9x2ab"; take them from a snapshot\'s header line)')
-    .optional()
-    .describe('The id of a snapshot you already have (snapshot=… in its first line): return only what changed since, as a diff keyed by handles. A new page, or a change too large for a diff, gives the whole outline instead.'),
+    .optional(),
 });
 export type SnapshotArgs = z.infer<typeof SnapshotArgs>;
 
@@ -85,7 +87,7 @@ export const RedactionPolicy = z.object({
 export type RedactionPolicy = z.infer<typeof RedactionPolicy>;
 
 export const ClickArgs = TargetArgs.extend({
-  timeout_ms: z.number().int().min(0).max(60_000).optional().describe('How long to wait for the target to become clickable. Default 5000.'),
+  timeout_ms: z.number().int().min(0).max(60_000).optional().meta({ default: 5_000 }),
   ...DialogArgs,
 });
 export type ClickArgs = z.infer<typeof ClickArgs>;
@@ -103,13 +105,10 @@ export const ClickResult = z.object({
 export type ClickResult = z.infer<typeof ClickResult>;
 
 export const NavigateArgs = z.object({
-  url: z.string().max(8192).optional().describe('http(s) URL to load (relative URLs resolve against the current page). Omit when using action.'),
-  action: z
-    .enum(['back', 'forward', 'reload'])
-    .optional()
-    .describe('Instead of a URL: back/forward load the previous/next page agents went through in this tab (not the browser history); reload.'),
-  wait_until: z.enum(['load', 'domcontentloaded', 'none']).optional().describe('What to wait for. Default "load"; "none" returns at once without a document id.'),
-  timeout_ms: z.number().int().min(100).max(120_000).optional().describe('Navigation timeout. Default 30000.'),
+  url: z.string().max(8192).optional(),
+  action: z.enum(['back', 'forward', 'reload']).optional(),
+  wait_until: z.enum(['load', 'domcontentloaded', 'none']).optional().meta({ default: 'load' }),
+  timeout_ms: z.number().int().min(100).max(120_000).optional().meta({ default: 30_000 }),
 });
 export type NavigateArgs = z.infer<typeof NavigateArgs>;
 
@@ -122,10 +121,10 @@ export type NavigateResult = z.infer<typeof NavigateResult>;
 
 /** `type`: fill an input, textarea, contenteditable or select. */
 export const TypeArgs = TargetArgs.extend({
-  text: z.string().max(100_000).describe('Text to enter. For a <select>: the label or value of the option to choose.'),
-  clear: z.boolean().optional().describe('Clear the field before typing. Default true; false appends at the end.'),
-  submit: z.boolean().optional().describe('Press Enter afterwards, submitting the form as a person would. Default false.'),
-  timeout_ms: z.number().int().min(0).max(60_000).optional().describe('How long to wait for the field to become editable. Default 5000.'),
+  text: z.string().max(100_000),
+  clear: z.boolean().optional().meta({ default: true }),
+  submit: z.boolean().optional(),
+  timeout_ms: z.number().int().min(0).max(60_000).optional().meta({ default: 5_000 }),
   ...DialogArgs,
 });
 export type TypeArgs = z.infer<typeof TypeArgs>;
@@ -149,9 +148,9 @@ export type TypeResult = z.infer<typeof TypeResult>;
 
 /** `wait_for`: a handle, selector or text reaching a state. */
 export const WaitForArgs = TargetArgs.extend({
-  text: z.string().min(1).max(500).optional().describe('Visible text to wait for (case-insensitive, whitespace-normalised), instead of handle or selector.'),
-  state: z.enum(['visible', 'hidden', 'attached', 'detached']).optional().describe('State to wait for. Default "visible".'),
-  timeout_ms: z.number().int().min(0).max(60_000).optional().describe('How long to wait. Default 10000, at most 60000.'),
+  text: z.string().min(1).max(500).optional(),
+  state: z.enum(['visible', 'hidden', 'attached', 'detached']).optional().meta({ default: 'visible' }),
+  timeout_ms: z.number().int().min(0).max(60_000).optional().meta({ default: 10_000 }),
 });
 export type WaitForArgs = z.infer<typeof WaitForArgs>;
 
@@ -165,9 +164,9 @@ export type WaitForResult = z.infer<typeof WaitForResult>;
 
 /** `extract`: one value from one element. */
 export const ExtractArgs = TargetArgs.extend({
-  what: z.enum(['text', 'value', 'attribute', 'property']).optional().describe('What to read: visible text, form value, an attribute, or a live DOM property. Default "text".'),
-  name: z.string().min(1).max(200).optional().describe('Attribute or property name, for what="attribute" / "property" (e.g. "href", "checked").'),
-  max_chars: z.number().int().min(1).max(100_000).optional().describe('Longest value returned, in characters. Default 10000.'),
+  what: z.enum(['text', 'value', 'attribute', 'property']).optional().meta({ default: 'text' }),
+  name: z.string().min(1).max(200).optional(),
+  max_chars: z.number().int().min(1).max(100_000).optional().meta({ default: 10_000 }),
 });
 export type ExtractArgs = z.infer<typeof ExtractArgs>;
 
@@ -180,15 +179,12 @@ export type ExtractResult = z.infer<typeof ExtractResult>;
 
 /** `extract_rows`: a list or table as records. */
 export const ExtractRowsArgs = z.object({
-  handle: HandleSchema.optional().describe('A table (columns come from its headers) or a container to search rows in.'),
-  selector: z.string().max(1000).optional().describe('CSS selector of the rows (inside handle when given). Default for a table: its body rows; for a list: its items.'),
-  columns: z
-    .record(z.string().max(100), z.string().max(500))
-    .optional()
-    .describe('Column name → CSS selector relative to the row; add "@attr" to read an attribute (e.g. {"title":"h3","url":"a@href"}); "" is the row itself.'),
-  max_rows: z.number().int().min(1).max(5000).optional().describe('Rows per call. Default 100, at most 5000.'),
-  cursor: z.string().max(100).optional().describe('The next_cursor a previous call returned, to continue.'),
-  link_urls: z.boolean().optional().describe('For a table handle without columns: each column whose cells hold links gets a column "<name> url" with the link\'s absolute URL. Default false.'),
+  handle: HandleSchema.optional(),
+  selector: z.string().max(1000).optional(),
+  columns: z.record(z.string().max(100), z.string().max(500)).optional(),
+  max_rows: z.number().int().min(1).max(5000).optional().meta({ default: 100 }),
+  cursor: z.string().max(100).optional(),
+  link_urls: z.boolean().optional(),
 });
 export type ExtractRowsArgs = z.infer<typeof ExtractRowsArgs>;
 
@@ -212,9 +208,9 @@ export type ExtractRowsResult = z.infer<typeof ExtractRowsResult>;
 
 /** `evaluate`: one expression in the page's main world. */
 export const EvaluateArgs = z.object({
-  expression: z.string().min(1).max(100_000).describe('One JavaScript expression, evaluated in the page; a promise is awaited. Its value must be JSON-serialisable.'),
-  max_chars: z.number().int().min(100).max(200_000).optional().describe('Longest JSON result returned. Default 20000.'),
-  timeout_ms: z.number().int().min(100).max(60_000).optional().describe('How long to await a promise. Default 10000.'),
+  expression: z.string().min(1).max(100_000),
+  max_chars: z.number().int().min(100).max(200_000).optional().meta({ default: 20_000 }),
+  timeout_ms: z.number().int().min(100).max(60_000).optional().meta({ default: 10_000 }),
 });
 export type EvaluateArgs = z.infer<typeof EvaluateArgs>;
 
@@ -228,9 +224,9 @@ export type EvaluateResult = z.infer<typeof EvaluateResult>;
 
 /** `screenshot`: the visible tab, or one element. */
 export const ScreenshotArgs = TargetArgs.extend({
-  format: z.enum(['jpeg', 'png']).optional().describe('Image format. Default "jpeg".'),
-  quality: z.number().int().min(10).max(100).optional().describe('JPEG quality. Default 70.'),
-  max_width: z.number().int().min(100).max(2000).optional().describe('Downscale to at most this width in pixels. Default 1280.'),
+  format: z.enum(['jpeg', 'png']).optional().meta({ default: 'jpeg' }),
+  quality: z.number().int().min(10).max(100).optional().meta({ default: 70 }),
+  max_width: z.number().int().min(100).max(2000).optional().meta({ default: 1280 }),
 });
 export type ScreenshotArgs = z.infer<typeof ScreenshotArgs>;
 

@@ -153,7 +153,8 @@ export type HubToBrowser = z.infer<typeof HubToBrowserSchema>;
 /** First frame on every hub-socket connection. A client connection then carries newline-delimited JSON-RPC. */
 export const SocketHelloSchema = z.discriminatedUnion('role', [
   z.object({ t: z.literal('hello'), role: z.literal('browser'), relay_pid: z.number().int().optional() }),
-  z.object({ t: z.literal('hello'), role: z.literal('client'), name: z.string().max(200).optional() }),
+  // `tools`: the tool names this client's connection serves (`oriel mcp --tools`); every tool when absent.
+  z.object({ t: z.literal('hello'), role: z.literal('client'), name: z.string().max(200).optional(), tools: z.array(z.string().max(64)).max(64).optional() }),
   z.object({ t: z.literal('hello'), role: z.literal('control') }),
 ]);
 export type SocketHello = z.infer<typeof SocketHelloSchema>;

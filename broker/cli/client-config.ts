@@ -36,11 +36,11 @@ function shellWord(word: string, os: HostOs): string {
 
 /**
  * The configuration snippet for `client`, running `<nodePath> <cliPath> mcp` (absolute paths, so it works without
- * `oriel` on the client's PATH).
+ * `oriel` on the client's PATH), with `--tools <tools>` when a tool set is given (docs/tools.md, "Tool sets").
  */
-export function clientConfig(client: McpClient, run: { nodePath: string; cliPath: string; os: HostOs }): ClientConfig {
+export function clientConfig(client: McpClient, run: { nodePath: string; cliPath: string; os: HostOs; tools?: string }): ClientConfig {
   const command = run.nodePath;
-  const args = [run.cliPath, 'mcp'];
+  const args = [run.cliPath, 'mcp', ...(run.tools ? ['--tools', run.tools] : [])];
   const stdio = { command, args };
   switch (client) {
     case 'claude-desktop':

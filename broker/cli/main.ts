@@ -3,6 +3,8 @@
 import { Command } from 'commander';
 import { runHub } from '../hub/server.js';
 import { runMcpRelay } from '../mcp/relay.js';
+import { TOOLS } from '../mcp/tools/index.js';
+import { DEFAULT_TOOL_SET, resolveToolSet, setNames } from '../mcp/tools/sets.js';
 import { runNativeHost } from '../native-host/relay.js';
 import { SERVER_VERSION } from '../common/version.js';
 import { serveClient } from '../mcp/connection.js';
@@ -18,7 +20,17 @@ const program = new Command('oriel')
 program
   .command('mcp')
   .description('stdio MCP endpoint for an agent (what MCP clients run); starts the hub if needed')
-  .action(async () => runMcpRelay());
+  .option('--tools <list>', `tools to serve: sets (${setNames().join(', ')}) and tool names, comma-separated`, DEFAULT_TOOL_SET)
+  .action(async (opts: { tools: string }) => {
+    let tools: string[];
+    try {
+      tools = resolveToolSet(opts.tools, TOOLS.map((t) => t.name));
+    } catch (err) {
+      process.stderr.write(`oriel mcp: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.exit(2);
+    }
+    await runMcpRelay(tools.length === TOOLS.length ? {} : { tools });
+  });
 
 program
   .command('native-host')

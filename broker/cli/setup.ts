@@ -7,6 +7,8 @@ import { BROWSER_NAMES, type BrowserName } from './browsers.js';
 import { clientConfig, clientHttpConfig, MCP_CLIENTS, type McpClient } from './client-config.js';
 import { httpToken, httpTokenPath } from '../common/http-token.js';
 import { DEFAULT_HTTP_PORT, MCP_PATH } from '../mcp/http.js';
+import { TOOLS } from '../mcp/tools/index.js';
+import { resolveToolSet, setNames, TOOL_SETS } from '../mcp/tools/sets.js';
 import { currentContext, SetupError, type SetupContext } from './context.js';
 import { queryHubStatus } from './control.js';
 import { formatDoctor, runDoctor } from './doctor.js';
@@ -121,6 +123,18 @@ function uninstallText(result: UninstallResult, dryRun: boolean): string {
     lines.push(`  ${label[s.outcome].padEnd(16)}  ${s.path}${s.detail ? `  (${s.detail})` : ''}`);
   }
   return lines.join('\n') + '\n';
+}
+
+/** What `oriel config` says about tool sets under a stdio snippet: which tools it serves and how to pick others. */
+export function toolSetHint(tools: string | undefined): string[] {
+  return [
+    '',
+    `Tools: ${tools === undefined || tools === 'all' ? `every tool (${TOOLS.length}).` : `only ${tools}.`} A smaller set sends your model a shorter tool list on every turn:`,
+    `  --tools core          reading and basic acting (${TOOL_SETS.core.length} tools: ${TOOL_SETS.core.join(', ')})`,
+    `  --tools core,evaluate a set plus tools or other sets (${Object.keys(TOOL_SETS).filter((s) => s !== 'core').join(', ')})`,
+    '  --tools all           every tool (the default)',
+    `Print the entry with one, e.g. \`oriel config <client> --tools core\` (docs/tools.md, "Tool sets").`,
+  ];
 }
 
 /** Adds `install`, `uninstall`, `doctor`, `status` and `config <client>` to the `oriel` program. */
@@ -243,10 +257,24 @@ export function registerSetupCommands(program: Command, io: SetupIo = defaultIo)
     .option('--json', 'machine-readable output: {client, format, snippet, where}')
     .option('--http', 'the Streamable HTTP form, for `oriel serve --http` (includes the bearer token)')
     .option('--port <port>', 'the port `oriel serve --http` uses', String(DEFAULT_HTTP_PORT))
+    .option('--tools <list>', `the tools \`oriel mcp\` serves: sets (${setNames().join(', ')}) and tool names, comma-separated`)
     .action(
-      guarded(io, async (client: McpClient, flags: { json?: boolean; http?: boolean; port: string }) => {
+      guarded(io, async (client: McpClient, flags: { json?: boolean; http?: boolean; port: string; tools?: string }) => {
         const ctx = io.context();
-        let config = clientConfig(client, { nodePath: ctx.nodePath, cliPath: ctx.cliPath, os: ctx.os });
+        if (flags.tools !== undefined) {
+          if (flags.http) {
+            io.err('--tools chooses what `oriel mcp` serves over stdio; `oriel serve --http` serves every tool.\n');
+            return 2;
+          }
+          try {
+            resolveToolSet(flags.tools, TOOLS.map((t) => t.name));
+          } catch (err) {
+            io.err(`${err instanceof Error ? err.message : String(err)}\n`);
+            return 2;
+          }
+        }
+        let config = clientConfig(client, { nodePath: ctx.nodePath, cliPath: ctx.cliPath, os: ctx.os, ...(flags.tools !== undefined && { tools: flags.tools }) });
+        if (!flags.http) config = { ...config, where: [...config.where, ...toolSetHint(flags.tools)] };
         if (flags.http) {
           const port = Number(flags.port);
           if (!Number.isInteger(port) || port < 1 || port > 65_535) {

@@ -27,7 +27,7 @@ export const DEFAULT_IDLE_MS = 5 * 60_000;
 const HELLO_TIMEOUT_MS = 5_000;
 
 /** Serves one MCP client connection (broker/mcp/connection.ts); given to the hub so the hub never imports the MCP layer. */
-export type ClientServer = (hub: Hub, socket: net.Socket, initial: Uint8Array, name?: string) => void;
+export type ClientServer = (hub: Hub, socket: net.Socket, initial: Uint8Array, name?: string, tools?: readonly string[]) => void;
 
 /** Starts the HTTP transport in the hub (broker/mcp/http.ts); given to the hub like {@link ClientServer}. */
 export type HttpStarter = (hub: Hub, options: { host: string; port: number; token: string }) => Promise<{ url: string; close(): Promise<void> }>;
@@ -107,7 +107,7 @@ function accept(hub: Hub, socket: net.Socket, serveClient: ClientServer, http: H
     }
     const rest = decoder.detach();
     if (hello.data.role === 'client') {
-      serveClient(hub, socket, rest, hello.data.name);
+      serveClient(hub, socket, rest, hello.data.name, hello.data.tools);
     } else if (hello.data.role === 'browser') {
       serveBrowser(hub, socket, rest);
     } else {

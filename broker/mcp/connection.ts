@@ -15,9 +15,10 @@ const log = logger('mcp');
 
 /**
  * Serves one client until its socket closes; each connection is its own caller (leases, cursors). `name` is what the
- * relay's hello said; the client's own `clientInfo.name` replaces it once a request carries it.
+ * relay's hello said; the client's own `clientInfo.name` replaces it once a request carries it. `tools` are the tool
+ * names the relay asked for (`oriel mcp --tools`), every tool when absent.
  */
-export function serveClient(hub: Hub, socket: Socket, initial: Uint8Array, name?: string): void {
+export function serveClient(hub: Hub, socket: Socket, initial: Uint8Array, name?: string, tools?: readonly string[]): void {
   const clientId = `c${randomBytes(4).toString('hex')}`;
   const caller = hub.clients.add(clientId, name ?? 'MCP client');
   hub.events.emit('client_connected', caller);
@@ -67,7 +68,7 @@ export function serveClient(hub: Hub, socket: Socket, initial: Uint8Array, name?
   const transport = new StdioServerTransport(input, socket);
   serveStdio(
     () => {
-      const server = serverForClient(hub, clientId, caller);
+      const server = serverForClient(hub, clientId, caller, tools);
       if (!closed) servers.add(server);
       return server;
     },

@@ -6,6 +6,7 @@ import { orielError } from '../../shared/errors.js';
 import type { SessionView, ToolContext } from './tools/types.js';
 import { readUploadFiles } from './files.js';
 import { createMcpServer } from './server.js';
+import { TOOLS } from './tools/index.js';
 
 /** Default page-call deadline when a tool gives none, ms. */
 export const DEFAULT_CALL_TIMEOUT_MS = 30_000;
@@ -101,9 +102,10 @@ function leaseFacts(hub: Hub, session: string, caller: Caller): Pick<SessionView
 
 /**
  * The MCP server for one hub client (a stdio connection or an HTTP session): its tools act as that client, under the
- * name the client gives in `initialize`, with the tools every connected browser allows.
+ * name the client gives in `initialize`, with the tools every connected browser allows. `tools` names the tools it
+ * serves (docs/tools.md, "Tool sets"); every tool when omitted, and names Oriel does not know are ignored.
  */
-export function serverForClient(hub: Hub, clientId: string, caller: Caller): ReturnType<typeof createMcpServer> {
+export function serverForClient(hub: Hub, clientId: string, caller: Caller, tools?: readonly string[]): ReturnType<typeof createMcpServer> {
   return createMcpServer({
     clientId,
     context: (signal, target, clientName) => {
@@ -111,5 +113,5 @@ export function serverForClient(hub: Hub, clientId: string, caller: Caller): Ret
       return makeToolContext(hub, hub.clients.get(clientId) ?? caller, signal, target);
     },
     disabled: () => hub.disabledTools(),
-  });
+  }, tools ? TOOLS.filter((t) => tools.includes(t.name)) : TOOLS);
 }

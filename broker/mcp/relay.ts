@@ -68,7 +68,11 @@ function write(line: string): void {
   process.stdout.write(line + '\n');
 }
 
-export async function runMcpRelay(): Promise<void> {
+/**
+ * Relays stdio to the hub until the client closes stdin. `tools`: the tool names this client is served
+ * (`--tools`, resolved by the CLI; docs/tools.md, "Tool sets"), every tool when omitted.
+ */
+export async function runMcpRelay(options: { tools?: readonly string[] } = {}): Promise<void> {
   const talk = new Conversation();
   const name = process.env.ORIEL_CLIENT_NAME ?? 'stdio';
   let socket: Socket | undefined;
@@ -102,7 +106,7 @@ export async function runMcpRelay(): Promise<void> {
   };
 
   const open = async (): Promise<Socket> => {
-    const s = await connectHub({ t: 'hello', role: 'client', name });
+    const s = await connectHub({ t: 'hello', role: 'client', name, ...(options.tools && { tools: [...options.tools] }) });
     attach(s);
     return s;
   };

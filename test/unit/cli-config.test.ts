@@ -1,4 +1,5 @@
-// `oriel config <client>`: every snippet parses and runs `<node> <cli> mcp` (broker/cli/client-config.ts).
+// `oriel config <client>`: every snippet parses and runs `<node> <cli> mcp` (broker/cli/client-config.ts), with
+// `--tools <list>` when asked for a tool set.
 import { spawnSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { clientConfig, MCP_CLIENTS } from '../../broker/cli/client-config.js';
@@ -81,6 +82,26 @@ describe('oriel config', () => {
       else if (client !== 'claude-code') expect(() => JSON.parse(out.out)).not.toThrow();
       expect(out.err.length).toBeGreaterThan(0);
     }
+  });
+
+  it('--tools: the entry runs `oriel mcp --tools <list>`, and every stdio form says how to pick a set', async () => {
+    machine = tempMachine();
+    const plain = await runCli(machine.ctx, ['config', 'cursor']);
+    expect(plain.err).toContain('--tools core');
+    expect(plain.err).toContain('Tools: every tool');
+    const core = await runCli(machine.ctx, ['config', 'cursor', '--tools', 'core']);
+    expect(core.code).toBe(0);
+    expect(JSON.parse(core.out).mcpServers.oriel.args).toEqual([machine.ctx.cliPath, 'mcp', '--tools', 'core']);
+    expect(core.err).toContain('Tools: only core.');
+    const codex = await runCli(machine.ctx, ['config', 'codex', '--tools', 'core,evaluate']);
+    expect(parseSimpleToml(codex.out)['mcp_servers.oriel']).toMatchObject({ args: [machine.ctx.cliPath, 'mcp', '--tools', 'core,evaluate'] });
+    const bad = await runCli(machine.ctx, ['config', 'cursor', '--tools', 'bogus']);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain('neither a set');
+    expect(bad.out).toBe('');
+    const http = await runCli(machine.ctx, ['config', 'cursor', '--http', '--tools', 'core']);
+    expect(http.code).toBe(2);
+    expect(http.err).toContain('serves every tool');
   });
 
   it('refuses an unknown client', async () => {

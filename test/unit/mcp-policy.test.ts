@@ -1,12 +1,12 @@
-// The person's tool policy on the MCP side (broker/mcp/server.ts): Oriel's own tools/list matches what the SDK would
-// list, leaves out disabled tools, and a disabled tool called anyway answers operation_disabled as a tool result; a
-// policy change reaches the client as notifications/tools/list_changed.
+// The person's tool policy on the MCP side (broker/mcp/server.ts): Oriel's own tools/list shows the compact form of
+// each tool (broker/mcp/listing.ts) and leaves out disabled tools; a disabled tool called anyway answers
+// operation_disabled as a tool result; a policy change reaches the client as notifications/tools/list_changed.
 import { describe, expect, it } from 'vitest';
-import { InMemoryTransport, McpServer } from '@modelcontextprotocol/server';
+import { InMemoryTransport, type McpServer } from '@modelcontextprotocol/server';
 import { Client } from '@modelcontextprotocol/client';
 import { createMcpServer, type ServerEnvironment } from '../../broker/mcp/server.js';
 import { TOOLS } from '../../broker/mcp/tools/index.js';
-import { COMMON_ARGS } from '../../broker/mcp/server.js';
+import { listedTool } from '../../broker/mcp/listing.js';
 
 function env(disabled: Set<string>): ServerEnvironment {
   return {
@@ -28,14 +28,17 @@ async function connect(server: McpServer, onListChanged?: () => void): Promise<C
 }
 
 describe('tool policy on the MCP server', () => {
-  it('lists exactly what the SDK would list when nothing is disabled', async () => {
-    const plain = new McpServer({ name: 'plain', version: '1' });
-    for (const def of TOOLS) {
-      plain.registerTool(def.name, { title: def.title, description: def.description, inputSchema: def.input.extend(COMMON_ARGS), annotations: { title: def.title, ...def.annotations } }, () => ({ content: [] }));
-    }
-    const sdk = await (await connect(plain)).listTools();
-    const ours = await (await connect(createMcpServer(env(new Set())))).listTools();
-    expect(ours.tools).toEqual(sdk.tools);
+  it('lists the compact form of every tool when nothing is disabled, and still validates against the full schema', async () => {
+    const client = await connect(createMcpServer(env(new Set())));
+    expect((await client.listTools()).tools).toEqual(JSON.parse(JSON.stringify(TOOLS.map(listedTool))));
+    // Bounds are not listed, yet enforced: a budget under snapshot's minimum is refused before any page call.
+    const low = (await client.callTool({ name: 'snapshot', arguments: { max_chars: 10 } })) as { isError?: boolean; structuredContent?: { error?: { code: string; message: string } } };
+    expect(low.isError).toBe(true);
+    expect(low.structuredContent?.error?.code).toBe('invalid_argument');
+    expect(low.structuredContent?.error?.message).toContain('max_chars');
+    // Common arguments a tool does not list are still accepted (list_sessions lists none).
+    const sessions = (await client.callTool({ name: 'list_sessions', arguments: { session: 'x' } })) as { isError?: boolean; structuredContent?: { error?: { code: string } } };
+    expect(sessions.structuredContent?.error?.code).not.toBe('invalid_argument');
   });
 
   it('hides a disabled tool, refuses it with operation_disabled, and tells the client when the policy changes', async () => {

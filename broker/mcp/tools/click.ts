@@ -8,6 +8,8 @@ export const click = defineTool({
   name: 'click',
   title: 'Click an element',
   description:
+    'Clicks an element as a person would, once clickable; says if the page changed. For fields use type.',
+  notes:
     'Clicks one element in the shared tab, named by a handle from snapshot (or a CSS selector matching exactly one element). Waits until it is visible, enabled, still and not covered, scrolls it into view, then clicks as a person would. Returns what happened: dispatched, trusted, navigation started, DOM changed. To fill a field use type; to follow a URL use navigate.',
   input: ClickArgs,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },

@@ -8,6 +8,10 @@ export const evaluate = defineTool({
   name: 'evaluate',
   title: 'Run a JavaScript expression in the page',
   description:
+    'Runs a JavaScript expression in the page and returns its JSON value; asks the user. Prefer snapshot, extract, click, type.',
+  usage:
+    'a promise is awaited; max_chars bounds the result',
+  notes:
     "Escape hatch: evaluates one JavaScript expression in the shared tab's own page context (awaiting a promise) and returns its JSON value, bounded. It can change the page. Each use waits for the user's permission unless they allowed it for longer: Oriel's popup shows them the code (permission_denied or permission_timeout otherwise; operation_disabled if they switched agents' code off). Works on pages whose CSP forbids eval once the user allows user scripts for Oriel; otherwise fails saying what to enable. Prefer snapshot, extract and extract_rows to read, click and type to act.",
   input: EvaluateArgs,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },

@@ -11,6 +11,10 @@ export const type = defineTool({
   name: 'type',
   title: 'Type into a field',
   description:
+    'Types into a field, or picks a <select> option by its label. For buttons and checkboxes use click.',
+  usage:
+    'text replaces the field\'s content unless clear is false; submit presses Enter after',
+  notes:
     'Types text into one input, textarea or contenteditable element, or chooses an option of a <select> by its label or value, named by a handle from snapshot (or a CSS selector matching exactly one element). Clears the field first unless clear is false; keys go one by one to whatever has focus, so code boxes that advance fill in turn; submit presses Enter. Waits until the field is editable. To press a button or tick a checkbox use click; to read a value use extract.',
   input: TypeArgs,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
@@ -34,6 +38,10 @@ export const selectOptions = defineTool({
   name: 'select_options',
   title: 'Choose several options of a list',
   description:
+    'Sets the chosen options of a multi-select or listbox. For one option use type.',
+  usage:
+    'options are labels or values ([] clears); add keeps those already chosen',
+  notes:
     'Chooses options of a <select multiple> or a multi-select listbox by their labels (or values), named by a handle or selector: options become the selection, or are added to it with add; [] clears it. Returns what is selected afterwards. For a single-choice select use type; for one listbox option use click.',
   input: SelectOptionsArgs,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },

@@ -8,6 +8,10 @@ export const pressKey = defineTool({
   name: 'press_key',
   title: 'Press a key or shortcut',
   description:
+    'Presses a key or shortcut on an element or whatever has focus, as the browser would. For text use type.',
+  usage:
+    'key is a key name or chord (Enter, Escape, Tab, Shift+Tab, ArrowDown, PageUp, Control+K) or one character; repeat presses it again',
+  notes:
     'Presses one key or chord (Enter, Escape, Tab, Shift+Tab, arrows, PageUp, Home, End, Backspace, Control+K, …) on an element (handle or selector; focused first) or on whatever has focus. Does what the browser would for a person where the page does not handle the key itself (Tab moves focus, Escape closes a modal, Enter submits, Space toggles) and says so. To enter text use type; to click use click.',
   input: PressKeyArgs,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },

@@ -10,10 +10,15 @@ export const acquireLease = defineTool({
   name: 'acquire_lease',
   title: 'Hold a shared tab across calls',
   description:
+    'Holds the tab so no other agent\'s call runs between yours; pass its id as lease, then release_lease.',
+  usage:
+    'it lapses ttl_ms after the last call quoting it (default 30000) and 10 minutes after it began; timeout_ms waits for another holder',
+  notes:
     "Holds one shared tab for you across several calls, so no other agent's call runs between yours (e.g. click, then read the result). Returns a lease id: pass it as `lease` in every call of the sequence; calls that do not quote it, yours included, wait until the lease ends. It lapses after ttl_ms without a call quoting it (default 30000) and after 10 minutes at the latest. If another client holds the tab, waits for it up to timeout_ms. Changes nothing in the page. Call release_lease as soon as the sequence is done.",
+  commonArgs: ['session'],
   input: z.object({
-    ttl_ms: z.number().int().min(1_000).max(600_000).optional().describe('Inactivity TTL: the lease lapses this long after the last call that quoted it. Default 30000.'),
-    timeout_ms: z.number().int().min(100).max(120_000).optional().describe('How long to wait when another client holds the tab. Default 30000.'),
+    ttl_ms: z.number().int().min(1_000).max(600_000).optional().meta({ default: 30_000 }),
+    timeout_ms: z.number().int().min(100).max(120_000).optional().meta({ default: 30_000 }),
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   capability: 'none',
@@ -32,7 +37,10 @@ export const releaseLease = defineTool({
   name: 'release_lease',
   title: 'Give a held tab back',
   description:
+    'Ends the lease you pass as lease, so others\' waiting calls run. See acquire_lease.',
+  notes:
     "Ends a lease that acquire_lease gave you (pass it as `lease`), so other clients' waiting calls run. Changes nothing in the page. Fails with lease_expired if it had already lapsed: then other clients may have acted in the tab since, so take a new snapshot before relying on what you read under it.",
+  commonArgs: ['lease'],
   input: z.object({}),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   capability: 'none',

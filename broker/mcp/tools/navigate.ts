@@ -8,6 +8,10 @@ export const navigate = defineTool({
   name: 'navigate',
   title: 'Load a URL or go back/forward/reload',
   description:
+    'Loads a URL in the tab, or goes back, forward or reloads; old handles stop working. To follow a link prefer click.',
+  usage:
+    'url, or action: back and forward move among the pages agents opened in this tab (not the browser history); wait_until none returns at once',
+  notes:
     'Loads a URL in the shared tab, or goes back, forward or reloads, and waits for the page to load. Back and forward load again the previous or next page agents went through in this tab (URLs loaded or clicked to), not the browser history, which can skip pages opened without a user click. Every handle from the old page stops working: take a new snapshot afterwards. Returns the new document id. Refuses javascript: and browser-internal URLs. To activate a link on the page prefer click.',
   input: NavigateArgs,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },

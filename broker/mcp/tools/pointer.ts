@@ -11,6 +11,8 @@ export const hover = defineTool({
   name: 'hover',
   title: 'Move the pointer onto an element',
   description:
+    'Moves the pointer onto an element and leaves it there, to reveal menus or tooltips; then snapshot.',
+  notes:
     'Moves the pointer onto one element (handle from snapshot, or a CSS selector) and leaves it there until the next pointer action, so menus, tooltips and row actions that appear on hover show in the next snapshot. Synthetic input emulates CSS :hover (the result says how). Rows have handles too. To press use click.',
   input: HoverArgs,
   annotations: ACTS,
@@ -34,6 +36,10 @@ export const scroll = defineTool({
   name: 'scroll',
   title: 'Scroll the page or a list',
   description:
+    'Scrolls the page or a container to reveal content, e.g. more rows of a long list. click scrolls by itself.',
+  usage:
+    'handle names the container (default the page); direction and amount in CSS pixels (default most of a screen down), or to an edge, or until_text: scroll on until that text shows and return its handle',
+  notes:
     'Scrolls the page, or the scroll container named by a handle (or any element inside it): by amount pixels in direction (default: most of a screen down), to an edge (to), or step by step until_text shows (virtualized lists render rows only as they scroll in; returns the found element\'s handle). Reports the position and whether more lies beyond. click and snapshot scroll by themselves; use this to reveal content.',
   input: ScrollArgs,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
@@ -55,6 +61,10 @@ export const drag = defineTool({
   name: 'drag',
   title: 'Drag an element onto another',
   description:
+    'Drags an element onto another, by HTML drag and drop or a held pointer. For sliders use press_key.',
+  usage:
+    'the drop target is to_handle or to_selector',
+  notes:
     'Drags one element (handle or selector) onto another (to_handle or to_selector): HTML drag and drop when the source is draggable, else pointer moves with the button held (sortable lists, sliders). Returns which kind ran and whether the drop was accepted. To move a slider by steps use press_key; to choose files use upload.',
   input: DragArgs,
   annotations: ACTS,

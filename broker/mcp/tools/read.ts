@@ -10,6 +10,10 @@ export const waitFor = defineTool({
   name: 'wait_for',
   title: 'Wait for an element or text',
   description:
+    'Waits for an element or visible text to appear or go, e.g. content an action loads; returns its handle. To read use snapshot.',
+  usage:
+    'handle, selector or text; state is visible (default), hidden, attached or detached',
+  notes:
     'Waits until a handle, a CSS selector or a piece of visible text becomes visible (default), hidden, attached or detached in the shared tab, reacting to page changes as they happen; by selector or text it follows the tab into a new page if it navigates (give document to fail with stale_document instead). Fails with timeout after timeout_ms (default 10000, at most 60000). Returns a handle for what it found. Does not change the page. Use it after an action that loads content; to read the page now use snapshot.',
   input: WaitForArgs,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
@@ -28,7 +32,12 @@ export const extract = defineTool({
   name: 'extract',
   title: 'Read one value from an element',
   description:
+    'Reads one value of one element: text, form value, attribute or DOM property. For tables use extract_rows.',
+  usage:
+    'what picks which (default text); name is the attribute or property; max_chars bounds it',
+  notes:
     'Reads one value from one element of the shared tab without changing it: its visible text (default), its form value, an attribute, or a live DOM property (e.g. checked, validity). The element is a handle from snapshot or a CSS selector matching exactly one element. Password, one-time-code and card fields are refused. For many rows at once use extract_rows; for page-script state use evaluate.',
+  commonArgs: ['session', 'lease'],
   input: ExtractArgs,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   capability: 'read',
@@ -45,7 +54,12 @@ export const extractRows = defineTool({
   name: 'extract_rows',
   title: 'Read a list or table as records',
   description:
+    'Reads a table or list as rows of named columns. For one value use extract.',
+  usage:
+    'a table or list handle (columns from its headers), or a row selector with columns {name: CSS selector in the row; "a@href" reads an attribute; "" the row}; max_rows per call (default 100) and cursor to continue; link_urls adds the URLs of links',
+  notes:
     'Reads a list or table of the shared tab as records without changing it. Give a table handle (columns come from its headers, rowspan/colspan resolved and reported in spanned; link_urls adds the URLs of links) or a list handle, or a row CSS selector plus columns mapping names to selectors relative to each row ("a@href" reads an attribute). Returns at most max_rows rows (default 100) and a next_cursor to continue; complete is false when the page shows only a window of a longer list. For one value use extract; to see the page structure use snapshot.',
+  commonArgs: ['session', 'lease'],
   input: ExtractRowsArgs,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   capability: 'read',

@@ -8,7 +8,12 @@ export const screenshot = defineTool({
   name: 'screenshot',
   title: 'Capture the tab or one element as an image',
   description:
+    'Image of the visible tab or an element, for canvas, charts, layout. For text and handles use snapshot.',
+  usage:
+    'format jpeg (default; quality) or png; max_width downscales (default 1280)',
+  notes:
     'Returns a downscaled image (JPEG by default) of what the shared tab shows, or of one element named by a handle or a CSS selector (scrolled into view first). The tab must be the visible tab of its window. Secret fields and regions the user redacted are painted out; an image of one alone is refused. Use it for canvas, charts, images and layout questions; to read text, names and handles use snapshot, which is far smaller.',
+  commonArgs: ['session', 'lease'],
   input: ScreenshotArgs,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   capability: 'read',

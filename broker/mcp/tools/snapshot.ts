@@ -6,7 +6,12 @@ export const snapshot = defineTool({
   name: 'snapshot',
   title: 'Read the page outline',
   description:
+    'Reads the tab as an outline with a handle per element to act on. Start here; after a change (e.g. a click) since=<snapshot id> returns only what changed.',
+  usage:
+    'root limits it to a handle\'s subtree; query, roles and interactive_only filter it; max_chars is its budget (default 24000, up to 200000); cursor continues a cut outline; since=<snapshot id> returns only what changed since that snapshot',
+  notes:
     'Returns an outline of what a person sees in the shared tab: roles, accessible names, values, states, link URLs, and a handle (like @q7k2mzr4.3) for every element you can act on or read. Changes nothing. Start here, and again after the page changes. Handles are opaque: pass them unchanged to click, type, extract. Long pages are cut at a character budget; pass the returned cursor to continue. For one value use extract; for pixels use screenshot.',
+  commonArgs: ['session', 'lease'],
   input: SnapshotArgs,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   capability: 'read',

@@ -97,6 +97,12 @@ export interface ToolContext {
   readUploadFiles(paths: readonly string[]): Promise<Array<{ name: string; type: string; data: string }>>;
 }
 
+/**
+ * Every JSON type: the explicit `type` of a free-form argument ("any JSON value"), for model APIs that want a type on
+ * every property (https://json-schema.org/draft/2020-12/json-schema-validation#section-6.1.1).
+ */
+export const JSON_TYPES = ['object', 'array', 'string', 'number', 'boolean', 'null'] as const;
+
 /** What a handler returns: the structured result and its text rendering for the model. */
 export interface ToolOutput {
   structured: Record<string, unknown>;
@@ -105,13 +111,29 @@ export interface ToolOutput {
   image?: { data: string; mimeType: string };
 }
 
-/** One MCP tool. `input` must be a flat z.object whose fields are `.describe()`d with their defaults. */
+/** One MCP tool. `input` must be a flat z.object. */
 export interface ToolDefinition<S extends z.ZodObject = z.ZodObject> {
   name: string;
   title: string;
-  /** The prompt a model reads before choosing the tool: what it does to the page, and which tool to use instead. */
+  /**
+   * The prompt a model reads before choosing the tool, listed on every request: when to use it and which tool to use
+   * instead, in one or two sentences.
+   */
   description: string;
+  /**
+   * How its less obvious arguments work, a sentence or two: sent once in the server's instructions (and in
+   * docs/tools.md) rather than with every tools/list.
+   */
+  usage?: string;
+  /** More about the tool for docs/tools.md (limits, consent, edge cases); never listed. */
+  notes?: string;
+  /**
+   * `.describe()` each argument in a few words unless the description names it; the arguments many tools share
+   * (handle, selector, timeout_ms, dialog, …) carry no description of their own (broker/mcp/listing.ts).
+   */
   input: S;
+  /** The common arguments it lists (all three when omitted); it accepts all of them whatever this says. */
+  commonArgs?: ReadonlyArray<'session' | 'document' | 'lease'>;
   annotations: ToolAnnotations;
   capability: Capability;
   /** Default and maximum deadline, ms. */

@@ -10,15 +10,18 @@ import { defineTool } from './types.js';
 const UploadToolArgs = TargetArgs.extend({
   paths: z
     .array(z.string().min(1).max(1000))
-    .max(UPLOAD_MAX_FILES)
-    .describe(`Files to choose, relative to the user's upload folder (e.g. ["invoice.pdf"]); [] clears the input. At most ${UPLOAD_MAX_FILES} files, ${Math.floor(UPLOAD_MAX_BYTES / 1024)} KiB in all.`),
-  timeout_ms: z.number().int().min(0).max(60_000).optional().describe('How long to wait for the file input to appear. Default 5000.'),
+    .max(UPLOAD_MAX_FILES),
+  timeout_ms: z.number().int().min(0).max(60_000).optional().meta({ default: 5_000 }),
 });
 
 export const upload = defineTool({
   name: 'upload',
   title: 'Choose files for a file input',
   description:
+    'Sets files on a file input from the user\'s Oriel upload folder. Never click a file input.',
+  usage:
+    `paths are relative to the upload folder ([] clears the input); at most ${UPLOAD_MAX_FILES} files and ${UPLOAD_MAX_BYTES / 1024} KiB`,
+  notes:
     'Sets files on a file input (handle, or a selector such as input[type=file] for a hidden one) as a file picker would, reading them from the folder the user allows uploads from in Oriel\'s options (off until they choose one; nothing outside it). Paths are relative to that folder. Do not click the input: that opens a picker you cannot use; use this instead.',
   input: UploadToolArgs,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
