@@ -3,6 +3,7 @@
 // them). One writer (this module, in the background), so writes never lose each other. Judged by ../consent/rules.ts.
 import { z } from 'zod';
 import type { TabGrant } from '../../shared/protocol.js';
+import { browserSessionReady } from './session-mirror.js';
 import { RuleSchema, SessionGrantSchema, placeMatches, decide, type Rule, type SessionGrant } from '../consent/rules.js';
 
 /** Most remembered rules and session grants kept; the oldest go first beyond these. */
@@ -45,7 +46,7 @@ export function loadRules(): Promise<Rule[]> {
 
 /** The session grants, newest last. */
 export function loadGrants(): Promise<SessionGrant[]> {
-  return (grants ??= readList(chrome.storage.session, GRANTS_KEY, SessionGrantSchema));
+  return (grants ??= browserSessionReady().then(() => readList(chrome.storage.session, GRANTS_KEY, SessionGrantSchema)));
 }
 
 /** Writes run one after another, each on what the previous one left. */
