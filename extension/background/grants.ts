@@ -99,14 +99,14 @@ export function revoke(id: string): Promise<boolean> {
 
 /**
  * Sharing a tab grants read and act on the origin it was shared at (replacing what an earlier share of the tab
- * granted); `null` shares it with no such grant (every call asks); unsharing or closing it ends every grant of its
+ * granted), labelled with the tab's `title` then; `null` shares it with no such grant (every call asks); unsharing or closing it ends every grant of its
  * session (`origin` undefined).
  */
-export function setShareGrant(tab: number, origin: string | null | undefined): Promise<void> {
+export function setShareGrant(tab: number, origin: string | null | undefined, title?: string): Promise<void> {
   return serially(async () => {
     const kept = (await loadGrants()).filter((g) => g.tab !== tab || (origin !== undefined && g.source !== 'share'));
     const now = Date.now();
-    const share = (at: string, capability: 'read' | 'act'): SessionGrant => ({ id: crypto.randomUUID(), tab, origin: at, capability, source: 'share', created: now });
+    const share = (at: string, capability: 'read' | 'act'): SessionGrant => ({ id: crypto.randomUUID(), tab, origin: at, capability, source: 'share', ...(title !== undefined && { title: title.slice(0, 200) }), created: now });
     await saveGrants(typeof origin === 'string' ? [...kept, share(origin, 'read'), share(origin, 'act')] : kept);
   });
 }

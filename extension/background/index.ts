@@ -24,6 +24,7 @@ import { forgetSnapshots } from './snapshot.js';
 import { acceptLifelines, requestLifeline } from './lifeline.js';
 import { watchTrustedInput } from './trusted-input.js';
 import { CHROMIUM_BUILD } from '../build-target.js';
+import { originOf } from '../consent/rules.js';
 import { onLateBrowserStart, restoredSharedTabs, watchBrowserSession, browserSessionReady } from './session-mirror.js';
 import { ensureContentScripts } from './inject.js';
 
@@ -117,7 +118,13 @@ async function answerPage(request: PopupRequest): Promise<unknown> {
       return { ok: await revoke(request.id) };
     case 'rules': {
       const grants = await Promise.all(
-        (await loadGrants()).map(async (g) => ({ ...g, title: (await chrome.tabs.get(g.tab).catch(() => undefined))?.title ?? '' })),
+        // Labelled with the title the grant was given under; a grant from before titles were kept shows the tab's
+        // title only while the tab still shows the grant's origin (else it would name another site's page).
+        (await loadGrants()).map(async (g) => {
+          if (g.title !== undefined) return { ...g, title: g.title };
+          const t = await chrome.tabs.get(g.tab).catch(() => undefined);
+          return { ...g, title: t && originOf(t.url) === g.origin ? (t.title ?? '') : '' };
+        }),
       );
       return { rules: await loadRules(), grants, waiting: openPrompts().length };
     }

@@ -76,7 +76,7 @@ export async function setShared(tab: number, shared: boolean, opened?: OpenedBy)
   if (!shared) origin = undefined;
   else if (opened) origin = (await shareOrigins(opened.opener)).includes(opened.origin) ? opened.origin : null;
   else origin = await frameOrigin(tab, 0);
-  await setShareGrant(tab, origin);
+  await setShareGrant(tab, origin, shared ? (await chrome.tabs.get(tab).catch(() => undefined))?.title : undefined);
   await save(set);
   await markShared(tab, shared);
 }
