@@ -40,7 +40,8 @@ export function formatStatus(status: ControlStatus, now: Date = new Date()): str
   const connected = status.browsers.filter((b) => b.connected);
   lines.push(`Browsers: ${connected.length} connected${status.browsers.length > connected.length ? `, ${status.browsers.length - connected.length} reconnecting` : ''}`);
   for (const b of status.browsers) {
-    lines.push(`  ${b.name} ${b.version}  instance ${b.instance}  extension ${b.extension_id}${b.connected ? '' : '  (disconnected)'}`);
+    // What a browser says of itself, client names and origins reach a terminal too: escaped like page text.
+    lines.push(`  ${escapeBare(b.name)} ${escapeBare(b.version)}  instance ${escapeBare(b.instance)}  extension ${escapeBare(b.extension_id)}${b.connected ? '' : '  (disconnected)'}`);
     // Where a headless browser's popup opens as a page (Firefox's address differs in every profile).
     if (b.popup_url) lines.push(`    popup: ${escapeBare(b.popup_url)}`);
   }
@@ -56,9 +57,9 @@ export function formatStatus(status: ControlStatus, now: Date = new Date()): str
   lines.push(prompts.length === 0 ? 'Permission prompts: none waiting' : `Permission prompts: ${prompts.length} waiting (answer them in the Oriel toolbar popup)`);
   for (const p of prompts) {
     // Client names are the clients' own words: quoted so they cannot pass for anything else.
-    const who = p.clients.map((c) => JSON.stringify(c.slice(0, 60))).join(', ') || 'an agent';
+    const who = p.clients.map((c) => quote(cap(c, 60))).join(', ') || 'an agent';
     const waited = formatUptime(now.getTime() - p.since);
-    lines.push(`  ${p.capability} on ${p.origin} for ${who} (${p.calls} call${p.calls === 1 ? '' : 's'} waiting, ${waited}, ${p.browser})`);
+    lines.push(`  ${escapeBare(p.capability)} on ${escapeBare(p.origin)} for ${who} (${p.calls} call${p.calls === 1 ? '' : 's'} waiting, ${waited}, ${escapeBare(p.browser)})`);
   }
   return lines.join('\n') + '\n';
 }

@@ -3,6 +3,7 @@
 // them). One writer (this module, in the background), so writes never lose each other. Judged by ../consent/rules.ts.
 import { z } from 'zod';
 import type { TabGrant } from '../../shared/protocol.js';
+import { browserSessionReady } from './session-mirror.js';
 import { RuleSchema, SessionGrantSchema, placeMatches, decide, type Rule, type SessionGrant } from '../consent/rules.js';
 
 /** Most remembered rules and session grants kept; the oldest go first beyond these. */
@@ -45,7 +46,7 @@ export function loadRules(): Promise<Rule[]> {
 
 /** The session grants, newest last. */
 export function loadGrants(): Promise<SessionGrant[]> {
-  return (grants ??= readList(chrome.storage.session, GRANTS_KEY, SessionGrantSchema));
+  return (grants ??= browserSessionReady().then(() => readList(chrome.storage.session, GRANTS_KEY, SessionGrantSchema)));
 }
 
 /** Writes run one after another, each on what the previous one left. */
@@ -98,14 +99,14 @@ export function revoke(id: string): Promise<boolean> {
 
 /**
  * Sharing a tab grants read and act on the origin it was shared at (replacing what an earlier share of the tab
- * granted); `null` shares it with no such grant (every call asks); unsharing or closing it ends every grant of its
+ * granted), labelled with the tab's `title` then; `null` shares it with no such grant (every call asks); unsharing or closing it ends every grant of its
  * session (`origin` undefined).
  */
-export function setShareGrant(tab: number, origin: string | null | undefined): Promise<void> {
+export function setShareGrant(tab: number, origin: string | null | undefined, title?: string): Promise<void> {
   return serially(async () => {
     const kept = (await loadGrants()).filter((g) => g.tab !== tab || (origin !== undefined && g.source !== 'share'));
     const now = Date.now();
-    const share = (at: string, capability: 'read' | 'act'): SessionGrant => ({ id: crypto.randomUUID(), tab, origin: at, capability, source: 'share', created: now });
+    const share = (at: string, capability: 'read' | 'act'): SessionGrant => ({ id: crypto.randomUUID(), tab, origin: at, capability, source: 'share', ...(title !== undefined && { title: title.slice(0, 200) }), created: now });
     await saveGrants(typeof origin === 'string' ? [...kept, share(origin, 'read'), share(origin, 'act')] : kept);
   });
 }

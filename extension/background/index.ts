@@ -24,7 +24,11 @@ import { forgetSnapshots } from './snapshot.js';
 import { acceptLifelines, requestLifeline } from './lifeline.js';
 import { watchTrustedInput } from './trusted-input.js';
 import { CHROMIUM_BUILD } from '../build-target.js';
+import { originOf } from '../consent/rules.js';
+import { onLateBrowserStart, restoredSharedTabs, watchBrowserSession, browserSessionReady } from './session-mirror.js';
+import { ensureContentScripts } from './inject.js';
 
+watchBrowserSession();
 acceptLifelines();
 // Content → background, mid-action: trusted input for a call the background offered it to (Chromium build only).
 if (CHROMIUM_BUILD) watchTrustedInput();
@@ -114,7 +118,13 @@ async function answerPage(request: PopupRequest): Promise<unknown> {
       return { ok: await revoke(request.id) };
     case 'rules': {
       const grants = await Promise.all(
-        (await loadGrants()).map(async (g) => ({ ...g, title: (await chrome.tabs.get(g.tab).catch(() => undefined))?.title ?? '' })),
+        // Labelled with the title the grant was given under; a grant from before titles were kept shows the tab's
+        // title only while the tab still shows the grant's origin (else it would name another site's page).
+        (await loadGrants()).map(async (g) => {
+          if (g.title !== undefined) return { ...g, title: g.title };
+          const t = await chrome.tabs.get(g.tab).catch(() => undefined);
+          return { ...g, title: t && originOf(t.url) === g.origin ? (t.title ?? '') : '' };
+        }),
       );
       return { rules: await loadRules(), grants, waiting: openPrompts().length };
     }
@@ -127,6 +137,8 @@ async function answerPage(request: PopupRequest): Promise<unknown> {
 
 async function popupState(request: PopupRequest): Promise<PopupState> {
   if (request.kind === 'share') {
+    // A tab that loaded before this extension was (re)installed has no content script yet.
+    if (request.shared) await ensureContentScripts(request.tab);
     await setShared(request.tab, request.shared);
     requestLifeline(request.tab, request.shared);
   }
@@ -142,7 +154,13 @@ async function popupState(request: PopupRequest): Promise<PopupState> {
   };
 }
 
+// The browser said it has just started after the restore put back the last run's tabs: they are not shared in this one.
+onLateBrowserStart((tabs) => void Promise.all(tabs.map((tab) => setShared(tab, false))));
+
 void (async () => {
+  // After an extension reload or update, sharing comes back from its copy, and its tabs get a content script again.
+  await browserSessionReady();
+  await Promise.all(restoredSharedTabs().map((tab) => ensureContentScripts(tab)));
   await reconcileSharing();
   startNative(await browserIdentity(), { call: runCall, cancel: cancelCall, turn: giveTurn, greeted: () => void sendPolicy(), clientGone: withdrawClient, disconnected: withdrawAll });
   // A restarted background: every shared tab holds its lifeline again (they reconnect by themselves too).

@@ -2,6 +2,7 @@
 // content scripts report them (extension/content/form-watch.ts). Every URL Oriel shows for the tab is scrubbed with
 // them (shared/url-redaction.ts). Kept in storage.session, so a service-worker restart keeps them; a closed tab's go.
 import { z } from 'zod';
+import { browserSessionReady } from './session-mirror.js';
 import { MAX_PARAM_CHARS, MAX_SECRET_PARAMS, scrubUrl } from '../../shared/url-redaction.js';
 
 const KEY = 'secretParams';
@@ -17,6 +18,7 @@ let queue: Promise<unknown> = Promise.resolve();
 
 async function load(): Promise<Map<number, string[]>> {
   if (cache) return cache;
+  await browserSessionReady();
   const stored = (await chrome.storage.session.get(KEY))[KEY] as Record<string, unknown> | undefined;
   const map = new Map<number, string[]>();
   for (const [tab, names] of Object.entries(stored ?? {})) {

@@ -1,5 +1,5 @@
 // Which tabs the user shared (docs/architecture.md, "Sessions"). Kept in storage.session so a service-worker restart
-// keeps them and a browser restart forgets them. Shared tabs are marked with a badge on the toolbar button; sharing a
+// keeps them and a browser restart forgets them; ./session-mirror.ts keeps them across an extension reload or update. Shared tabs are marked with a badge on the toolbar button; sharing a
 // tab grants read and act on the origin it was shared at (./grants.ts).
 import type { TabInfo } from '../../shared/protocol.js';
 import { scrubTabUrl } from './secret-params.js';
@@ -7,6 +7,7 @@ import { originOf } from '../consent/rules.js';
 import { markShared } from './badge.js';
 import { frameOrigin, sendToFrame } from './frames.js';
 import { grantsOn, keepTabs, setShareGrant, shareOrigins } from './grants.js';
+import { browserSessionReady } from './session-mirror.js';
 
 const KEY = 'sharedTabs';
 const OPENED_KEY = 'openedTabs';
@@ -22,6 +23,8 @@ export interface OpenedBy {
 const listeners = new Set<() => void>();
 
 async function load(): Promise<Set<number>> {
+  if (cache) return cache;
+  await browserSessionReady();
   if (cache) return cache;
   const stored = (await chrome.storage.session.get(KEY))[KEY];
   cache = new Set(Array.isArray(stored) ? stored.filter((n): n is number => typeof n === 'number') : []);
@@ -49,6 +52,7 @@ export async function sharedTabIds(): Promise<number[]> {
 
 /** Opened-tab records by tab id, kept beside the shared set in storage.session. */
 async function openedMap(): Promise<Record<string, OpenedBy>> {
+  await browserSessionReady();
   const stored = (await chrome.storage.session.get(OPENED_KEY))[OPENED_KEY];
   return typeof stored === 'object' && stored !== null ? (stored as Record<string, OpenedBy>) : {};
 }
@@ -72,7 +76,7 @@ export async function setShared(tab: number, shared: boolean, opened?: OpenedBy)
   if (!shared) origin = undefined;
   else if (opened) origin = (await shareOrigins(opened.opener)).includes(opened.origin) ? opened.origin : null;
   else origin = await frameOrigin(tab, 0);
-  await setShareGrant(tab, origin);
+  await setShareGrant(tab, origin, shared ? (await chrome.tabs.get(tab).catch(() => undefined))?.title : undefined);
   await save(set);
   await markShared(tab, shared);
 }

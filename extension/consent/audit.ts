@@ -1,6 +1,8 @@
 // The exec audit log's entries: every exec grant the person gives and every exec use an agent makes, bounded to the
 // newest entries. Kept by the background (extension/background/audit.ts), shown and exported by the options page.
 import { z } from 'zod';
+import { ERROR_DEFAULTS, type ErrorCode } from '../../shared/errors.js';
+import { answerLabel, ANSWERS, type Answer } from './rules.js';
 
 /** Entries kept: the newest this many. */
 export const MAX_AUDIT_ENTRIES = 1000;
@@ -26,6 +28,11 @@ export const AuditEntrySchema = z.object({
   operation: z.string().max(2000).optional(),
   /** For grants, the answer given (e.g. allow_once, allow_session); for uses, `ok` or the error code. */
   outcome: z.string().max(60),
+  /**
+   * For uses: whether the code (or page operation) was handed to the page to run; false when the call stopped before
+   * (refused, withdrawn or timed out at the prompt, the tab gone). Absent in entries written before it existed.
+   */
+  ran: z.boolean().optional(),
 });
 export type AuditEntry = z.infer<typeof AuditEntrySchema>;
 
@@ -37,4 +44,23 @@ export function appendBounded(list: readonly AuditEntry[], entry: AuditEntry, ma
 /** Bounds code for an entry: its first characters, plus its full length. */
 export function codeFields(code: string, sha256: string): Pick<AuditEntry, 'code' | 'code_chars' | 'code_sha256'> {
   return { code: code.length > MAX_AUDIT_CODE_CHARS ? `${code.slice(0, MAX_AUDIT_CODE_CHARS)}…` : code, code_chars: code.length, code_sha256: sha256 };
+}
+
+/** What the log's "what happened" column says of an entry: `allowed`, `ran`, or `not run` (the code never reached the page). */
+export function auditVerb(entry: AuditEntry): string {
+  if (entry.kind === 'grant') return 'allowed';
+  return entry.ran === false ? 'not run' : 'ran';
+}
+
+/**
+ * An entry's outcome in words, for the person: the answer as the prompt's button said it for a grant; for a use,
+ * "finished" or what its error code means (docs/native-messaging.md, "Errors"). Unknown codes are shown as they are.
+ */
+export function auditOutcomeWords(entry: AuditEntry): string {
+  if (entry.kind === 'grant') {
+    return (ANSWERS as readonly string[]).includes(entry.outcome) ? answerLabel(entry.outcome as Answer, 'exec', entry.operation !== undefined) : entry.outcome;
+  }
+  if (entry.outcome === 'ok') return 'finished';
+  const known = (ERROR_DEFAULTS as Record<string, { meaning: string } | undefined>)[entry.outcome];
+  return known ? `${known.meaning} (${entry.outcome as ErrorCode})` : entry.outcome;
 }

@@ -75,6 +75,8 @@ export const SessionGrantSchema = z.object({
   code: z.string().max(64).optional(),
   /** The first characters of the allowed code, to show the person what the grant is for. */
   preview: z.string().max(200).optional(),
+  /** The tab's title (page content) when the tab was shared or the person answered: what the grant was asked for. */
+  title: z.string().max(200).optional(),
   created: z.number(),
 });
 export type SessionGrant = z.infer<typeof SessionGrantSchema>;

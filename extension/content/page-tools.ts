@@ -76,16 +76,21 @@ async function describeNative(context: NativeModelContext): Promise<Described[]>
     }));
 }
 
-/** Asks the MAIN-world API for its tools; it answers synchronously, while our event is being dispatched. */
+/**
+ * Asks the MAIN-world API for its tools; it answers synchronously, while our event is being dispatched, and before any
+ * listener of the page (its listener is the first one on the window, in the capture phase). The page sees the request
+ * and could answer it too: a request answered more than once is refused, so the list is the MAIN-world API's or none.
+ * @throws OrielError `page_error` when more than one answer came.
+ */
 function describeMain(): Described[] {
   const id = requestId();
-  let answer: unknown;
+  const answers: unknown[] = [];
   const listener = (event: Event) => {
     const detail = (event as CustomEvent<unknown>).detail;
     if (typeof detail !== 'string') return;
     try {
       const parsed = MainToolsSchema.safeParse(JSON.parse(detail));
-      if (parsed.success && parsed.data.id === id) answer = parsed.data;
+      if (parsed.success && parsed.data.id === id) answers.push(parsed.data);
     } catch {
       /* not ours */
     }
@@ -96,7 +101,12 @@ function describeMain(): Described[] {
   } finally {
     window.removeEventListener(WEBMCP_TOOLS, listener);
   }
-  const tools = (answer as { tools?: Array<{ name: string; title: string; description: string; inputSchema?: string; readOnly: boolean }> } | undefined)?.tools ?? [];
+  if (answers.length > 1) {
+    throw orielError('page_error', "The page answered Oriel's own request for its tool list itself, so no list from it can be trusted; nothing was listed.", {
+      next: 'use snapshot and the page itself instead of its registered tools',
+    });
+  }
+  const tools = (answers[0] as { tools?: Array<{ name: string; title: string; description: string; inputSchema?: string; readOnly: boolean }> } | undefined)?.tools ?? [];
   return tools.map((t) => ({ name: t.name, title: t.title, description: t.description, schema: schemaText(t.inputSchema), readOnly: t.readOnly }));
 }
 

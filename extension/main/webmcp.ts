@@ -130,10 +130,12 @@ export function installModelContext(): void {
   Object.defineProperty(document, 'modelContext', { value: context, configurable: true, enumerable: true, writable: false });
   const answer = (type: string, detail: unknown) => primordials.dispatch(new PageEvent(type, { detail: stringify(detail) }));
 
-  primordials.listen(WEBMCP_LIST, (event) => {
+  // In the capture phase: this listener, added before any page script ran, is the first the request reaches, so the
+  // page cannot stop it before it answers (a page answering too is refused by the content script).
+  primordials.listenOn(window, WEBMCP_LIST, (event) => {
     const id = (event as CustomEvent<unknown>).detail;
     if (typeof id === 'string') answer(WEBMCP_TOOLS, { id, tools: describeTools() });
-  });
+  }, { capture: true });
 
   primordials.listen(WEBMCP_CALL, (event) => {
     const detail = (event as CustomEvent<unknown>).detail;

@@ -4,7 +4,7 @@
 // the policy is written to the settings, which the background reports to the hub.
 import { OPS } from '../../shared/ops.js';
 import { CAPABILITY_WORDS, describePlace, type Rule } from '../consent/rules.js';
-import type { AuditEntry } from '../consent/audit.js';
+import { auditOutcomeWords, auditVerb, type AuditEntry } from '../consent/audit.js';
 import { ChangedSchema, type AuditReply, type PopupRequest, type RulesState } from '../popup-messages.js';
 import { MAX_PROMPT_SECONDS, readSettings, writeSettings } from '../settings.js';
 import { el, visible } from './show.js';
@@ -142,7 +142,8 @@ async function renderAudit(): Promise<void> {
       const code = el('td');
       if (e.code !== undefined) code.append(el('pre', visible(e.code, 2000, true)));
       else if (e.operation !== undefined) code.append(el('pre', visible(e.operation, 2000, true)));
-      tr.append(el('td', when(e.time)), el('td', e.kind === 'grant' ? 'allowed' : 'ran'), el('td', visible(e.client, 80)), el('td', e.origin), el('td', e.tool), code, el('td', e.outcome));
+      // Words, not codes: what the person answered, or what happened to the code (a refused call's code never ran).
+      tr.append(el('td', when(e.time)), el('td', auditVerb(e)), el('td', visible(e.client, 80)), el('td', visible(e.origin, 300)), el('td', e.tool), code, el('td', auditOutcomeWords(e)));
       return tr;
     });
   document.querySelector('#audit-log tbody')!.replaceChildren(...rows);

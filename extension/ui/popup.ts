@@ -22,10 +22,12 @@ function row(tab: PopupState['tabs'][number], label: string | undefined): HTMLEl
   const box = document.createElement('input');
   box.type = 'checkbox';
   box.checked = tab.shared;
-  box.setAttribute('aria-label', `${label ?? 'Share'}: ${tab.title}`);
+  // Titles and URLs are the pages' words: shown escaped, so bidi controls cannot reorder what the person reads.
+  const title = visible(tab.title, 200);
+  box.setAttribute('aria-label', `${label ?? 'Share'}: ${title}`);
   box.addEventListener('change', () => void ask({ kind: 'share', tab: tab.tab, shared: box.checked }).then(render));
-  const text = el('span', label ? `${label} — ${tab.title}` : tab.title, 'title');
-  text.append(el('span', tab.url, 'url'));
+  const text = el('span', label ? `${label} — ${title}` : title, 'title');
+  text.append(el('span', visible(tab.url, 300), 'url'));
   node.append(box, text);
   return node;
 }

@@ -27,6 +27,19 @@ describe.each(BROWSERS)('frames, closed shadow roots and permanent failures in %
     return handleOf(text, /button "Press"/);
   };
 
+  it('a selector matching only inside a frame fails saying selectors do not cross frames, and a handle reaches it', async () => {
+    const button = await frameButton('');
+    const hint = 'selectors do not cross frames — snapshot and use a handle';
+    const click = await t.tool('click', { selector: '#b', timeout_ms: 200 });
+    expect(click.error?.code).toBe('not_actionable');
+    expect(click.error?.message).toContain('no match in the top document');
+    expect(click.error?.message).toContain(hint);
+    const read = await t.tool('extract', { selector: '#b' });
+    expect(read.error?.code).toBe('not_actionable');
+    expect(read.error?.message).toContain(hint);
+    expect((await t.tool('click', { handle: button })).isError).toBe(false);
+  });
+
   for (const [label, query] of [
     ['same-origin', ''],
     ['cross-origin', '?cross'],

@@ -116,7 +116,7 @@ export async function lastNotification(rig: Rig): Promise<{ prompt: string; titl
 export type RuleRow = Record<string, string>;
 
 /** Reloads the options page (so it shows what is stored now) and waits until its tables are filled. */
-async function freshOptions(rig: Rig): Promise<Page> {
+export async function freshOptions(rig: Rig): Promise<Page> {
   const page = await rig.extensionPage('options');
   await page.evaluate(() => {
     (window as unknown as { stale: boolean }).stale = true;

@@ -107,6 +107,12 @@ export interface Rig {
    * native port, so that is how a connected Oriel loses its background there. Content scripts live on in both.
    */
   stopBackground(): Promise<void>;
+  /**
+   * Reloads the extension as an update or a developer's reload does (`runtime.reload()`, called from the service worker
+   * in Chromium and from an extension page in Firefox), and waits for the new background to load. Extension pages
+   * opened before are closed by the browser; {@link extensionPage} opens them again.
+   */
+  reloadExtension(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -270,6 +276,37 @@ export async function launchRig(
       const extensionProcess = firefoxProcesses(browser.process()?.pid).find((p) => p.name === 'WebExtensions');
       if (!extensionProcess) throw new Error("no Firefox extension process (WebExtensions) under this rig's browser");
       process.kill(extensionProcess.pid, 'SIGKILL');
+    },
+    async reloadExtension() {
+      const workers = async () => {
+        const cdp = await browser.target().createCDPSession();
+        try {
+          const { targetInfos } = await cdp.send('Target.getTargets');
+          return targetInfos.filter((t) => t.type === 'service_worker' && t.url.startsWith(`${extensionBase}/`)).map((t) => t.targetId);
+        } finally {
+          await cdp.detach();
+        }
+      };
+      const before = kind === 'chromium' ? await workers() : [];
+      if (kind === 'chromium') {
+        // Chromium reloads an unpacked extension only in developer mode (else it disables it as "corrupted"): switch it
+        // on as a developer has it, on the real chrome://extensions page.
+        if (!extensionsPage) {
+          extensionsPage = await browser.newPage();
+          await extensionsPage.goto(`chrome://extensions/?id=${CHROMIUM_EXTENSION_ID}`, { waitUntil: 'load' });
+        }
+        await extensionsPage.bringToFront();
+        await extensionsPage.waitForSelector('pierce/#devMode', { timeout: SIGNAL_TIMEOUT_MS });
+        if (!(await extensionsPage.$eval('pierce/#devMode', (el) => (el as HTMLElement & { checked: boolean }).checked))) await extensionsPage.click('pierce/#devMode');
+        await until(() => extensionsPage!.$eval('pierce/#devMode', (el) => (el as HTMLElement & { checked: boolean }).checked), SIGNAL_TIMEOUT_MS, 'developer mode');
+      }
+      const page = await extensionPage('popup');
+      // Called after the evaluation returns: the page goes away with the extension.
+      await page.evaluate(() => void setTimeout(() => chrome.runtime.reload(), 10));
+      extensionPages = new Map();
+      if (kind === 'chromium') {
+        await until(async () => (await workers()).some((id) => !before.includes(id)), SIGNAL_TIMEOUT_MS, 'the reloaded service worker');
+      }
     },
     async open(url) {
       const page = await browser.newPage();

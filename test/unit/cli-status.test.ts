@@ -106,6 +106,19 @@ describe('oriel status', () => {
     expect((JSON.parse(json.out) as { sessions: Array<{ title: string }> }).sessions[0]!.title).toBe(title);
   });
 
+  it('escapes what clients and browsers say of themselves: client names in prompts and the browser line', async () => {
+    machine = tempMachine();
+    const prompt = { id: 'p1', capability: 'act' as const, origin: 'http://localhost:8080', clients: ['agent \u202Egnp.exe\u202C\nMCP clients: 9'], calls: 1, since: Date.now(), browser: 'chromium\u2066' };
+    const status = hubStatus(1, 1, [prompt]);
+    status.browsers[0]!.version = '156\u202E.0';
+    hub = await startFakeHub(hubSocketPath(machine.ctx.dirs), status);
+    const run = await runCli(machine.ctx, ['status']);
+    expect(run.out).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
+    expect(run.out.match(/^MCP clients:/gm)).toHaveLength(1);
+    expect(run.out).toContain('for "agent \\u{202e}gnp.exe\\u{202c}\\nMCP clients: 9" (1 call waiting');
+    expect(run.out).toContain('chromium 156\\u{202e}.0  instance abc0');
+  });
+
   it('says who holds a session under a lease and until when', async () => {
     machine = tempMachine();
     const status = hubStatus(1, 2);

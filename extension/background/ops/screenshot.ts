@@ -1,4 +1,4 @@
-// The `screenshot` operation: capture the visible tab, paint out what redaction hides (boxes from every frame's
+// The `screenshot` operation: capture the tab (Firefox: any tab; Chromium: only the visible tab of its window), paint out what redaction hides (boxes from every frame's
 // content script, ../masks.ts), optionally crop to one element (its box from the content script's element_rect),
 // downscale and encode in the background with OffscreenCanvas. MCP side: broker/mcp/tools/screenshot.ts.
 import type { ScreenshotArgs, ScreenshotResult } from '../../../shared/ops.js';
@@ -34,14 +34,14 @@ export async function screenshot(tab: number, raw: Record<string, unknown>, fram
   } catch {
     throw orielError('session_gone', 'The tab was closed.');
   }
-  if (!info.active) {
-    throw orielError('not_actionable', 'The tab is not the visible tab of its window, and a screenshot captures only what is on screen. Ask the user to bring the tab to the front, or use snapshot, which works on background tabs.', {
+  if (!info.active && !captureTabApi()) {
+    throw orielError('not_actionable', 'The tab is not the visible tab of its window, and this browser captures only what is on screen. Ask the user to bring the tab to the front, or use snapshot, which works on background tabs.', {
       details: { reason: 'tab not visible' },
       next: 'snapshot, or ask the user to show the tab',
     });
   }
   const box = args.handle !== undefined || args.selector !== undefined ? await elementBox(tab, args.handle, args.selector, frameCall) : undefined;
-  const { png, masks } = await maskedCapture(tab, info.windowId, frameCall);
+  const { png, masks } = await maskedCapture(tab, info.windowId, !info.active, frameCall);
   const bitmap = paintMasks(await createImageBitmap(png), masks);
   try {
     let sx = 0;
@@ -84,10 +84,10 @@ export async function screenshot(tab: number, raw: Record<string, unknown>, fram
  * Measures the masks, captures, and measures again; when the page moved in between (scrolling, layout, animation),
  * the masks might not sit where the capture shows the secrets, so it tries again and finally refuses.
  */
-async function maskedCapture(tab: number, windowId: number, frameCall: FrameCallOptions): Promise<{ png: Blob; masks: Masks }> {
+async function maskedCapture(tab: number, windowId: number, background: boolean, frameCall: FrameCallOptions): Promise<{ png: Blob; masks: Masks }> {
   for (let attempt = 1; ; attempt++) {
     const before = await measureMasks(tab, frameCall, true);
-    const png = await capture(windowId);
+    const png = await capture(tab, windowId, background);
     const after = await measureMasks(tab, frameCall, false);
     if (sameMasks(before, after)) return { png, masks: after };
     if (attempt >= CAPTURE_ATTEMPTS) {
@@ -137,11 +137,21 @@ async function elementBox(tab: number, handle: string | undefined, selector: str
   return reply.value as ElementBox;
 }
 
-/** captureVisibleTab, retried once past Chromium's two-captures-per-second quota. */
-async function capture(windowId: number): Promise<Blob> {
+/** Firefox's `tabs.captureTab(tabId, options)`, which captures a tab whether or not it is the visible one; Chromium has none. */
+function captureTabApi(): ((tab: number, options: { format: 'png' }) => Promise<string>) | undefined {
+  const api = (chrome.tabs as unknown as { captureTab?: (tab: number, options: { format: 'png' }) => Promise<string> }).captureTab;
+  return typeof api === 'function' ? api.bind(chrome.tabs) : undefined;
+}
+
+/**
+ * Captures the tab: the visible tab of its window with captureVisibleTab, retried once past Chromium's
+ * two-captures-per-second quota; a background tab (`background`) with Firefox's captureTab.
+ */
+async function capture(tab: number, windowId: number, background: boolean): Promise<Blob> {
+  const captureTab = background ? captureTabApi() : undefined;
   for (let attempt = 0; ; attempt++) {
     try {
-      const url = await chrome.tabs.captureVisibleTab(windowId, { format: 'png' });
+      const url = captureTab ? await captureTab(tab, { format: 'png' }) : await chrome.tabs.captureVisibleTab(windowId, { format: 'png' });
       return await (await fetch(url)).blob();
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);

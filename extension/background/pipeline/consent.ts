@@ -131,7 +131,8 @@ export async function answerPrompt(id: string, answer: Answer): Promise<boolean>
   const effect = effectOf(answer, prompt.need, crypto.randomUUID(), Date.now(), preview);
   if (effect.allow && prompt.need.capability === 'exec') await auditGrant(prompt, waiters, answer);
   if (effect.rule) await addRule(effect.rule);
-  if (effect.grant) await addGrant(effect.grant);
+  // The grant keeps the title the person saw in the prompt: the tab may show another site's page later.
+  if (effect.grant) await addGrant({ ...effect.grant, ...(waiters[0] && { title: waiters[0].title.slice(0, 200) }) });
   prompts.settle(id, effect.allow ? 'allow' : 'deny');
   if (effect.rule || effect.grant) await recheck();
   return true;

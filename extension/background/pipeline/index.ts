@@ -79,6 +79,7 @@ function auditUse(state: CallState, error: ErrorData | undefined): Promise<void>
     ...(exec.code !== undefined && codeFields(exec.code, exec.codeHash)),
     ...(exec.operation !== undefined && { operation: exec.operation }),
     outcome: error?.code ?? 'ok',
+    ran: state.dispatched === true,
   });
 }
 
@@ -93,6 +94,7 @@ async function run(call: PageCall, signal: AbortSignal, clock: CallClock, seen: 
     signal.throwIfAborted();
     await stage(state);
   }
+  state.dispatched = true;
   return dispatch(state);
 }
 

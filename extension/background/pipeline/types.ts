@@ -40,6 +40,8 @@ export interface CallState {
   target?: CallTarget;
   /** Set by the consent stage for exec calls: what the audit log records about the use. */
   exec?: { origin: string; code?: string; codeHash: string; operation?: string };
+  /** Set once every stage passed and the call is carried out: the audit log says whether an exec call ran. */
+  dispatched?: boolean;
 }
 
 /** A stage: checks or enriches the call, or stops it by throwing OrielError. */

@@ -5,7 +5,7 @@ import type { ExtractResult } from '../../../shared/ops.js';
 import { orielError } from '../../../shared/errors.js';
 import type { ContentContext, ContentHandler } from '../handlers.js';
 import { Redactor } from '../redaction.js';
-import { ambiguousSelector, checkTarget, clip, lookupSelector, requireHandle, type TargetSpec } from './target.js';
+import { ambiguousSelector, checkTarget, clip, lookupSelector, noMatch, requireHandle, type TargetSpec } from './target.js';
 
 const DEFAULT_MAX_CHARS = 10_000;
 
@@ -52,7 +52,7 @@ export function resolveForRead(spec: TargetSpec, ctx: ContentContext, redactor: 
   const r = lookupSelector(spec.selector!, redactor);
   if (r.status === 'many') throw ambiguousSelector(spec.selector!, r.count);
   if (r.status === 'none') {
-    throw orielError('not_actionable', `No element matches the selector "${clip(spec.selector!, 200)}". If it is still coming, use wait_for first.`, {
+    throw orielError('not_actionable', `${noMatch(spec.selector!).replace(/^n/, 'N')}. If it is still coming, use wait_for first.`, {
       details: { reason: 'no match', matches: 0 },
       next: 'wait_for, or snapshot',
     });

@@ -4,7 +4,7 @@ import { orielError } from '../../../shared/errors.js';
 import type { ContentContext } from '../handlers.js';
 import type { Redactor } from '../redaction.js';
 import { checkPointerTarget, isDisabled, isInert, isVisible, nextFrame, sameRect, scrollIntoViewIfNeeded, settleOrChange, type Actionability } from './actionability.js';
-import { clip, resolveNow, type TargetSpec } from './target.js';
+import { clip, noMatch, resolveNow, type TargetSpec } from './target.js';
 
 /** Where the pointer lands when the act runs. */
 export interface ActPoint {
@@ -55,7 +55,7 @@ export async function whenActionable<T>(spec: TargetSpec, ctx: ContentContext, o
     if (ctx.signal.aborted) throw orielError('cancelled', 'The call was cancelled before the element became actionable.');
     const el = resolveNow(spec, ctx, opts.redactor);
     if (!el) {
-      reason = `no element matches the selector "${clip(spec.selector ?? '', 200)}"`;
+      reason = noMatch(spec.selector ?? '');
     } else {
       const first = check(el, opts);
       if (first.ok) {

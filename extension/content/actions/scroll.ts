@@ -7,7 +7,7 @@ import type { ContentHandler } from '../handlers.js';
 import type { Redactor } from '../redaction.js';
 import { isVisible, nextFrame, nextTask } from './actionability.js';
 import { scrollerOf } from './key-actions.js';
-import { clip, resolveNow } from './target.js';
+import { clip, noMatch, resolveNow } from './target.js';
 import { findText } from './text.js';
 
 const DEFAULT_UNTIL_MS = 10_000;
@@ -23,7 +23,7 @@ export const scroll: ContentHandler<'scroll'> = async (args, ctx) => {
   let box: Element;
   if (args.handle !== undefined || args.selector !== undefined) {
     const el = resolveNow(args, ctx, redactor);
-    if (!el) throw orielError('not_actionable', `No element matches the selector "${clip(args.selector ?? '', 200)}".`);
+    if (!el) throw orielError('not_actionable', `${noMatch(args.selector ?? '').replace(/^n/, 'N')}.`);
     box = scrollerOf(el);
   } else box = pageScroller();
   const page = box === pageScroller();

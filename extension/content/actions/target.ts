@@ -93,6 +93,14 @@ export function describeElement(el: Element, redactor?: Redactor): string {
   return s;
 }
 
+/**
+ * Why a selector found nothing, for error messages: selectors (except wait_for's) search the top document only, so an
+ * element inside a frame is reached by its handle from a snapshot (docs/architecture.md, "Input").
+ */
+export function noMatch(selector: string): string {
+  return `no element matches the selector "${clip(selector, 200)}" (no match in the top document; selectors do not cross frames — snapshot and use a handle)`;
+}
+
 /** Cuts `s` to `n` characters, marking the cut. */
 export function clip(s: string, n: number): string {
   return s.length <= n ? s : `${s.slice(0, n - 1)}…`;
