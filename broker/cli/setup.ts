@@ -1,13 +1,13 @@
 // The setup half of the `oriel` CLI (docs/install.md): install, uninstall, doctor, status, config. broker/cli/main.ts calls
 // registerSetupCommands; the logic lives in the neighbouring modules.
 import { Argument, Option, type Command } from 'commander';
-import { hubSocketPath, runtimeDirIssue } from '../common/paths.js';
+import { runtimeDirIssue } from '../common/paths.js';
 import { BROWSER_NAMES, type BrowserName } from './browsers.js';
 import { clientConfig, clientHttpConfig, MCP_CLIENTS, type McpClient } from './client-config.js';
 import { httpToken, httpTokenPath } from '../common/http-token.js';
 import { DEFAULT_HTTP_PORT, MCP_PATH } from '../mcp/http.js';
 import { currentContext, SetupError, type SetupContext } from './context.js';
-import { queryHubStatus } from './control.js';
+import { findHub } from './control.js';
 import { formatDoctor, runDoctor } from './doctor.js';
 import { applyInstall, planInstall, type InstallPlan } from './install.js';
 import { chromiumOrigin } from './manifests.js';
@@ -174,8 +174,8 @@ export function registerSetupCommands(program: Command, io: SetupIo = defaultIo)
     .option('--json', 'machine-readable output')
     .action(
       guarded(io, async (flags: { json?: boolean }) => {
-        const { dirs } = io.context();
-        const query = await queryHubStatus(hubSocketPath(dirs));
+        const { dirs, env } = io.context();
+        const query = await findHub(dirs, env);
         if (flags.json) io.out(escapeJson(JSON.stringify(statusJson(query))) + '\n');
         else io.out(query.state === 'running' ? formatStatus(query.status) : formatNotRunning(query, runtimeDirIssue(dirs)));
         return query.state === 'running' ? 0 : 1;
