@@ -28,6 +28,23 @@ export function renderToolsDoc(): string {
     'the user switched off in Oriel\'s options is not listed and answers `operation_disabled`.',
     'Pages that talk back (the bridge, page-registered tools): [bridge.md](bridge.md).',
     '',
+    '## Results',
+    '',
+    'A result has two parts. The text content is what the model reads: a rendering of the result (for `snapshot`, the',
+    'outline itself). `structuredContent` is the data for programs: ids, handles, URLs, states, counts, coverage and',
+    'cursors. A large text is never carried twice: `snapshot`\'s outline is only in the text content, and its',
+    '`structuredContent` holds `snapshot`, `document`, `url`, `title`, `coverage`, `cursor`, `changes` (and `loading`',
+    'while the page loads). Small values that are the answer itself (`extract`\'s `value`, `evaluate`\'s `value`,',
+    '`extract_rows`\' rows) appear in both: the text is escaped and bounded for the model, the structured field keeps',
+    'the JSON type. `screenshot` returns an image content block and its size and format in `structuredContent`.',
+    '',
+    'Waiting: when a request carries `_meta.progressToken`, Oriel sends `notifications/progress` every 10 s while the',
+    'call runs, and one at once when it starts waiting on a permission prompt; clients that restart their request',
+    'timeout on progress (the TypeScript SDK\'s `resetTimeoutOnProgress`) keep the call alive through a long prompt.',
+    'Without that, keep calls under your client\'s request timeout (60 s by default in the official SDKs): the default',
+    'prompt wait is 45 s and `wait_for` waits at most 50 s, so Oriel\'s own answer (`permission_timeout`, `timeout`)',
+    'arrives first. A client that gives up and cancels the request withdraws its prompt; the tab stays usable.',
+    '',
   ];
   for (const tool of TOOLS) {
     const schema = z.toJSONSchema(tool.input.extend(COMMON_ARGS)) as JsonSchema;

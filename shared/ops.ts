@@ -151,7 +151,7 @@ export type TypeResult = z.infer<typeof TypeResult>;
 export const WaitForArgs = TargetArgs.extend({
   text: z.string().min(1).max(500).optional().describe('Visible text to wait for (case-insensitive, whitespace-normalised), instead of handle or selector.'),
   state: z.enum(['visible', 'hidden', 'attached', 'detached']).optional().describe('State to wait for. Default "visible".'),
-  timeout_ms: z.number().int().min(0).max(60_000).optional().describe('How long to wait. Default 10000, at most 60000.'),
+  timeout_ms: z.number().int().min(0).max(50_000).optional().describe('How long to wait. Default 10000, at most 50000.'),
 });
 export type WaitForArgs = z.infer<typeof WaitForArgs>;
 
