@@ -5,7 +5,7 @@ import { openSync, mkdirSync, statSync, renameSync } from 'node:fs';
 import path from 'node:path';
 import { encodeFrame } from '../../shared/framing.js';
 import type { SocketHello } from '../../shared/protocol.js';
-import { ensurePrivateDir, hubSocketCandidates, orielDirs } from '../common/paths.js';
+import { ensurePrivateDir, hubMeeting, hubSocketCandidates, orielDirs, recordedHubSocket } from '../common/paths.js';
 import { logger } from '../common/log.js';
 
 const log = logger('spawn');
@@ -49,9 +49,8 @@ export function startHubProcess(): void {
  */
 export async function connectHub(hello: SocketHello, options: { autostart?: boolean } = {}): Promise<net.Socket> {
   const dirs = orielDirs();
-  if (dirs.fallback) log.warn('using the private runtime folder', { refused: dirs.fallback.refused, problem: dirs.fallback.problem, runtime: dirs.runtime });
-  ensurePrivateDir(dirs.runtime); // throws RuntimeDirError, whose message `oriel doctor` repeats
-  // The hub another environment started (recorded in the meeting place) first, then this process's own socket.
+  // The hub another environment started (recorded in the meeting place, its folder checked) first, then this
+  // process's own socket, once its folder is known to be private.
   const reach = async (): Promise<net.Socket | undefined> => {
     for (const candidate of hubSocketCandidates(dirs)) {
       const found = await tryConnect(candidate);
@@ -59,7 +58,14 @@ export async function connectHub(hello: SocketHello, options: { autostart?: bool
     }
     return undefined;
   };
-  let socket = await reach();
+  const meeting = hubMeeting();
+  const recorded = meeting && recordedHubSocket(meeting);
+  let socket = recorded ? await tryConnect(recorded) : undefined;
+  if (!socket) {
+    if (dirs.fallback) log.warn('using the private runtime folder', { refused: dirs.fallback.refused, problem: dirs.fallback.problem, runtime: dirs.runtime });
+    ensurePrivateDir(dirs.runtime); // throws RuntimeDirError, whose message `oriel doctor` repeats
+    socket = await reach();
+  }
   if (!socket && options.autostart !== false) {
     startHubProcess();
     let lastStart = Date.now();
