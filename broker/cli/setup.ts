@@ -3,7 +3,7 @@
 import { Argument, Option, type Command } from 'commander';
 import { runtimeDirIssue } from '../common/paths.js';
 import { BROWSER_NAMES, type BrowserName } from './browsers.js';
-import { clientConfig, clientHttpConfig, MCP_CLIENTS, type McpClient } from './client-config.js';
+import { clientConfig, clientHttpConfig, hubLocationEnv, MCP_CLIENTS, type McpClient } from './client-config.js';
 import { httpToken, httpTokenPath } from '../common/http-token.js';
 import { DEFAULT_HTTP_PORT, MCP_PATH } from '../mcp/http.js';
 import { currentContext, SetupError, type SetupContext } from './context.js';
@@ -192,7 +192,7 @@ export function registerSetupCommands(program: Command, io: SetupIo = defaultIo)
     .action(
       guarded(io, async (client: McpClient, flags: { json?: boolean; http?: boolean; port: string }) => {
         const ctx = io.context();
-        let config = clientConfig(client, { nodePath: ctx.nodePath, cliPath: ctx.cliPath, os: ctx.os });
+        let config = clientConfig(client, { nodePath: ctx.nodePath, cliPath: ctx.cliPath, os: ctx.os, env: hubLocationEnv(ctx.env) });
         if (flags.http) {
           const port = Number(flags.port);
           if (!Number.isInteger(port) || port < 1 || port > 65_535) {
