@@ -208,7 +208,7 @@ export async function runLoad(plan: LoadPlan, log: (s: string) => void): Promise
     const usableAfterMs: number[] = [];
     const session = tabs.session[0]!;
     for (let i = 0; i < plan.restarts; i++) {
-      const pending = call(clients[0]!, 'wait_for', { session, text: 'never on this page', timeout_ms: 60_000 });
+      const pending = call(clients[0]!, 'wait_for', { session, text: 'never on this page', timeout_ms: 50_000 });
       await until(() => {
         const status = JSON.parse(r.cli(['status', '--json'])) as { sessions?: Array<{ id: string; queued?: number }> };
         return (status.sessions?.find((s) => s.id === session)?.queued ?? 0) >= 1 || undefined;

@@ -190,14 +190,14 @@ export async function measureOrielPage(page: Page, client: Client, session: stri
 
 /** The whole outline of a page, following cursors at the hard cap (at most 50 pages), and how many pages it took. */
 async function wholeOutline(
-  snap: (args: Record<string, unknown>) => () => Promise<{ structured: Record<string, unknown> }>,
+  snap: (args: Record<string, unknown>) => () => Promise<{ structured: Record<string, unknown>; text: string }>,
 ): Promise<{ text: string; pages: number }> {
   let text = '';
   let pages = 0;
   let cursor: string | undefined;
   do {
     const r = await snap({ max_chars: 200_000, ...(cursor ? { cursor } : {}) })();
-    text += (text ? '\n' : '') + String(r.structured.text ?? '');
+    text += (text ? '\n' : '') + r.text;
     cursor = typeof r.structured.cursor === 'string' ? r.structured.cursor : undefined;
     pages++;
   } while (cursor && pages < 50);
@@ -213,7 +213,7 @@ export function actionTargets(gen: GeneratedPage): { buttons: string[]; fields: 
 }
 
 export async function measureOrielLatency(client: Client, session: string, gen: GeneratedPage, plan: Plan): Promise<OrielLatency> {
-  const outline = String((await call(client, 'snapshot', { session, max_chars: 200_000 })).structured.text ?? '');
+  const outline = (await call(client, 'snapshot', { session, max_chars: 200_000 })).text;
   const t = actionTargets(gen);
   const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const h = (role: string, name: string) => handleOf(outline, new RegExp(`${role} "${esc(name)}"`));
@@ -305,7 +305,7 @@ export async function measureOrielLoop(client: Client, session: string, gen: Gen
     const s0 = await call('snapshot', { max_chars: 200_000 });
     first.push(s0.ms);
     firstChars.push(s0.text.length);
-    const box = handleOf(String(s0.structured.text ?? ''), new RegExp(`checkbox "${esc(boxes[i % boxes.length]!)}"`));
+    const box = handleOf(s0.text, new RegExp(`checkbox "${esc(boxes[i % boxes.length]!)}"`));
     click.push((await call('click', { handle: box })).ms);
     // Alternate: half the runs read the whole outline again, half only what changed.
     if (i % 2 === 0) {
@@ -335,7 +335,7 @@ export interface RowsResult {
 
 /** extract_rows of the whole 3,000-row table (test/fixtures/snapshot/big-table.html) in one call, with link URLs. */
 export async function measureOrielRows(client: Client, session: string, runs: number): Promise<RowsResult> {
-  const outline = String((await call(client, 'snapshot', { session, max_chars: 2000 })).structured.text ?? '');
+  const outline = (await call(client, 'snapshot', { session, max_chars: 2000 })).text;
   const table = handleOf(outline, /table "Orders"/);
   const results = await repeat(1, runs, async () => {
     const r = await timedCall(client, 'extract_rows', { session, handle: table, max_rows: 5000, link_urls: true });

@@ -10,6 +10,8 @@ export const MAX_SELECTOR_CHARS = 1000;
 
 /** Longest permission-prompt budget the options page accepts, seconds. */
 export const MAX_PROMPT_SECONDS = 600;
+/** The default prompt budget, seconds: below the MCP SDKs' default 60 s request timeout. */
+export const DEFAULT_PROMPT_SECONDS = 45;
 
 /**
  * Settings with their defaults. An invalid stored field falls back to its default — except the redaction selectors
@@ -28,8 +30,12 @@ export const SettingsSchema = z.object({
   allowExec: z.boolean().catch(true),
   /** Public operations (tools) the person switched off: hidden from agents' tool lists and refused if called. */
   disabledTools: z.array(z.string().max(40)).max(100).default([]),
-  /** How long a call waits for the person to answer its permission prompt, seconds (separate from its deadline). */
-  promptSeconds: z.number().int().min(1).max(MAX_PROMPT_SECONDS).catch(60),
+  /**
+   * How long a call waits for the person to answer its permission prompt, seconds (separate from its deadline). The
+   * default stays under the MCP SDKs' default request timeout (60 s), so an agent on default settings gets Oriel's
+   * `permission_timeout` rather than its client's bare "Request timed out" (docs/architecture.md, "Consent").
+   */
+  promptSeconds: z.number().int().min(1).max(MAX_PROMPT_SECONDS).catch(DEFAULT_PROMPT_SECONDS),
   /**
    * The folder agents may upload files from (an absolute path on this computer), read by the broker; '' turns upload
    * off, which is the default: an agent must never be able to send a file the person did not put there.

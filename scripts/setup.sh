@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what Oriel's demo and tests need on a fresh machine: Debian's chromium and firefox-esr, and python3 for the
-# upload tests' symlink-race helper (apt, when root), and the npm packages (npm ci). Without root it stops with the
-# exact command to run.
+# upload tests' symlink-race helper (apt, when root), the npm packages (npm ci), and the MCP Python SDK in a virtual
+# environment at .cache/py (the Python client tests drive Oriel with it). Without root it stops with the exact
+# command to run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 missing=()
@@ -21,4 +22,11 @@ fi
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   echo "oriel setup: installing npm packages (npm ci)" >&2
   PUPPETEER_SKIP_DOWNLOAD=1 npm ci --no-audit --no-fund >&2
+fi
+# The Python SDK client (test/e2e/clients-python.test.ts), pinned, in a venv of its own.
+PY_MCP_VERSION=2.3.0
+if ! .cache/py/bin/python -c "import importlib.metadata as m, sys; sys.exit(m.version('mcp') != '$PY_MCP_VERSION')" 2>/dev/null; then
+  echo "oriel setup: installing the MCP Python SDK $PY_MCP_VERSION into .cache/py" >&2
+  python3 -m venv .cache/py >&2
+  .cache/py/bin/pip install --quiet --retries 1 "mcp==$PY_MCP_VERSION" >&2
 fi

@@ -150,7 +150,7 @@ export type TypeResult = z.infer<typeof TypeResult>;
 export const WaitForArgs = TargetArgs.extend({
   text: z.string().min(1).max(500).optional(),
   state: z.enum(['visible', 'hidden', 'attached', 'detached']).optional().meta({ default: 'visible' }),
-  timeout_ms: z.number().int().min(0).max(60_000).optional().meta({ default: 10_000 }),
+  timeout_ms: z.number().int().min(0).max(50_000).optional().meta({ default: 10_000 }),
 });
 export type WaitForArgs = z.infer<typeof WaitForArgs>;
 

@@ -35,13 +35,28 @@ function shellWord(word: string, os: HostOs): string {
 }
 
 /**
- * The configuration snippet for `client`, running `<nodePath> <cliPath> mcp` (absolute paths, so it works without
- * `oriel` on the client's PATH), with `--tools <tools>` when a tool set is given (docs/tools.md, "Tool sets").
+ * The variables that move where Oriel's hub is (docs/native-messaging.md, "Connections to the hub"): when the person
+ * set one in the shell running `oriel config`, the client must pass it too, or its `oriel mcp` looks elsewhere. None
+ * is needed otherwise: relays find the hub from the home folder whatever else their environment holds.
  */
-export function clientConfig(client: McpClient, run: { nodePath: string; cliPath: string; os: HostOs; tools?: string }): ClientConfig {
+export const HUB_LOCATION_VARS = ['ORIEL_RUNTIME_DIR', 'ORIEL_DATA_DIR'] as const;
+
+/** The {@link HUB_LOCATION_VARS} set in `env`. */
+export function hubLocationEnv(env: NodeJS.ProcessEnv): Record<string, string> {
+  return Object.fromEntries(HUB_LOCATION_VARS.filter((n) => env[n]).map((n) => [n, env[n]!]));
+}
+
+/**
+ * The configuration snippet for `client`, running `<nodePath> <cliPath> mcp` (absolute paths, so it works without
+ * `oriel` on the client's PATH), with `--tools <tools>` when a tool set is given (docs/tools.md, "Tool sets"), and
+ * `env` (from {@link hubLocationEnv}) only when it holds something.
+ */
+export function clientConfig(client: McpClient, run: { nodePath: string; cliPath: string; os: HostOs; tools?: string; env?: Record<string, string> }): ClientConfig {
   const command = run.nodePath;
   const args = [run.cliPath, 'mcp', ...(run.tools ? ['--tools', run.tools] : [])];
-  const stdio = { command, args };
+  const env = run.env ?? {};
+  const hasEnv = Object.keys(env).length > 0;
+  const stdio = { command, args, ...(hasEnv && { env }) };
   switch (client) {
     case 'claude-desktop':
       return {
@@ -59,7 +74,7 @@ export function clientConfig(client: McpClient, run: { nodePath: string; cliPath
       return {
         client,
         format: 'shell',
-        snippet: ['claude', 'mcp', 'add', '--scope', 'user', SERVER_NAME, '--', command, ...args].map((w) => shellWord(w, run.os)).join(' ') + '\n',
+        snippet: ['claude', 'mcp', 'add', '--scope', 'user', ...Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]), SERVER_NAME, '--', command, ...args].map((w) => shellWord(w, run.os)).join(' ') + '\n',
         where: [
           'Run this command. With --scope user Claude Code keeps the entry in ~/.claude.json (every OS; %USERPROFILE%\\.claude.json on Windows);',
           'use --scope project instead to write .mcp.json in the current project.',
@@ -94,7 +109,7 @@ export function clientConfig(client: McpClient, run: { nodePath: string; cliPath
       return {
         client,
         format: 'toml',
-        snippet: `[mcp_servers.${SERVER_NAME}]\ncommand = ${tomlString(command)}\nargs = [${args.map(tomlString).join(', ')}]\n`,
+        snippet: `[mcp_servers.${SERVER_NAME}]\ncommand = ${tomlString(command)}\nargs = [${args.map(tomlString).join(', ')}]\n${hasEnv ? `\n[mcp_servers.${SERVER_NAME}.env]\n${Object.entries(env).map(([k, v]) => `${k} = ${tomlString(v)}\n`).join('')}` : ''}`,
         where: ['Append to ~/.codex/config.toml (Windows: %USERPROFILE%\\.codex\\config.toml; $CODEX_HOME/config.toml when CODEX_HOME is set).'],
       };
     case 'windsurf':

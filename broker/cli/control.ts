@@ -3,6 +3,7 @@
 import net from 'node:net';
 import { encodeFrame, FrameDecoder } from '../../shared/framing.js';
 import { ControlStatusSchema, type ControlStatus } from '../../shared/protocol.js';
+import { hubSocketCandidates, type OrielDirs } from '../common/paths.js';
 
 /** What asking the hub for its status found. */
 export type HubQuery =
@@ -47,4 +48,18 @@ export function queryHubStatus(socketPath: string, timeoutMs = 3000): Promise<Hu
     });
     socket.on('close', () => finish({ state: 'error', detail: 'the hub closed the connection without answering the status request' }));
   });
+}
+
+/**
+ * Asks the hub this process's relays would reach (broker/common/paths.ts, `hubSocketCandidates`: the recorded hub,
+ * then this environment's own socket) for its status; the own socket's answer when none is running.
+ */
+export async function findHub(dirs: OrielDirs, env: NodeJS.ProcessEnv, timeoutMs = 3000): Promise<HubQuery & { socket: string }> {
+  const candidates = hubSocketCandidates(dirs, env);
+  let last: (HubQuery & { socket: string }) | undefined;
+  for (const socket of candidates) {
+    last = { ...(await queryHubStatus(socket, timeoutMs)), socket };
+    if (last.state === 'running') return last;
+  }
+  return last!;
 }

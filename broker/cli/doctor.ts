@@ -3,10 +3,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describeExtensionId, knownExtensionId } from '../../shared/extension-ids.js';
-import { hubSocketPath, RUNTIME_DIR_FIX, runtimeDirIssue } from '../common/paths.js';
+import { possibleHubSockets, RUNTIME_DIR_FIX, runtimeDirIssue } from '../common/paths.js';
 import { BROWSER_NAMES, browserTarget, profileTarget, selectTargets, type BrowserFamily, type BrowserName, type Target, type TargetSelection } from './browsers.js';
 import { SetupError, type SetupContext } from './context.js';
-import { queryHubStatus } from './control.js';
+import { findHub, queryHubStatus } from './control.js';
 import { parseLauncherIds, runLauncherCheck } from './launcher.js';
 import { chromiumOrigin, idFamily, inspectHostManifest, knownIds, type ManifestInspection } from './manifests.js';
 import { readInstallRecord, type InstallRecord } from './record.js';
@@ -174,9 +174,36 @@ function runtimeCheck(ctx: SetupContext): DoctorCheck {
   return pass('runtime', `${runtime} is private to you (or is created so when the hub starts)`);
 }
 
+/** What to do about a second hub (said by `oriel doctor`). */
+export const SECOND_HUB_FIX =
+  'stop the hubs listed (`kill <pid>`, or quit the browser and the MCP clients) and let the next browser or client start one; a hub of an older Oriel, or one started with another ORIEL_RUNTIME_DIR, does not meet the others: give every Oriel process the same ORIEL_RUNTIME_DIR, or none';
+
+/**
+ * Hubs other than `pid` answering on any socket a hub of this user could use (`possibleHubSockets`): the browser and
+ * an MCP client may each be talking to a different one.
+ */
+async function otherHubs(ctx: SetupContext, found: { socket: string; pid?: number }, timeoutMs: number): Promise<Array<{ pid: number; socket: string }>> {
+  const seen = new Map<number, string>();
+  const { pid } = found;
+  for (const socket of possibleHubSockets(ctx.dirs, ctx.env).filter((s) => s !== found.socket)) {
+    const q = await queryHubStatus(socket, timeoutMs);
+    if (q.state === 'running' && q.status.pid !== pid && !seen.has(q.status.pid)) seen.set(q.status.pid, socket);
+  }
+  return [...seen].map(([p, socket]) => ({ pid: p, socket }));
+}
+
 async function hubChecks(options: DoctorOptions, ctx: SetupContext): Promise<DoctorCheck[]> {
-  const query = await queryHubStatus(hubSocketPath(ctx.dirs), options.hubTimeoutMs ?? 3000);
+  const timeoutMs = options.hubTimeoutMs ?? 3000;
+  const query = await findHub(ctx.dirs, ctx.env, timeoutMs);
+  const others = await otherHubs(ctx, { socket: query.socket, pid: query.state === 'running' ? query.status.pid : undefined }, timeoutMs);
+  if (others.length && query.state === 'running') {
+    const all = [{ pid: query.status.pid, socket: query.socket }, ...others];
+    return [fail('hub', `${all.length} hubs are running (${all.map((h) => `pid ${h.pid} on ${h.socket}`).join('; ')}): the browser and MCP clients may each reach a different one and see no shared tab`, SECOND_HUB_FIX)];
+  }
   if (query.state !== 'running') {
+    if (others.length) {
+      return [fail('hub', `a hub is running (${others.map((h) => `pid ${h.pid} on ${h.socket}`).join('; ')}) where this environment's Oriel does not look for it (${query.socket})`, SECOND_HUB_FIX)];
+    }
     const hub =
       query.state !== 'not_running'
         ? fail('hub', query.detail, 'end the stuck `oriel hub` process; it starts again on demand')
@@ -187,7 +214,7 @@ async function hubChecks(options: DoctorOptions, ctx: SetupContext): Promise<Doc
   }
   const { status } = query;
   const up = uptimeMs(status);
-  const checks = [pass('hub', `running (pid ${status.pid}${up === undefined ? '' : `, up ${formatUptime(up)}`})`)];
+  const checks = [pass('hub', `running (pid ${status.pid}${up === undefined ? '' : `, up ${formatUptime(up)}`}, ${query.socket})`)];
   const connected = status.browsers.filter((b) => b.connected);
   checks.push(
     connected.length

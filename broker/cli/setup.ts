@@ -2,15 +2,15 @@
 // broker/cli/main.ts calls registerSetupCommands; the logic lives in the neighbouring modules.
 import path from 'node:path';
 import { Argument, Option, type Command } from 'commander';
-import { hubSocketPath, runtimeDirIssue } from '../common/paths.js';
+import { runtimeDirIssue } from '../common/paths.js';
 import { BROWSER_NAMES, type BrowserName } from './browsers.js';
-import { clientConfig, clientHttpConfig, MCP_CLIENTS, type McpClient } from './client-config.js';
+import { clientConfig, clientHttpConfig, hubLocationEnv, MCP_CLIENTS, type McpClient } from './client-config.js';
 import { httpToken, httpTokenPath } from '../common/http-token.js';
 import { DEFAULT_HTTP_PORT, MCP_PATH } from '../mcp/http.js';
 import { TOOLS } from '../mcp/tools/index.js';
 import { resolveToolSet, setNames, TOOL_SETS } from '../mcp/tools/sets.js';
 import { currentContext, SetupError, type SetupContext } from './context.js';
-import { queryHubStatus } from './control.js';
+import { findHub } from './control.js';
 import { formatDoctor, runDoctor } from './doctor.js';
 import { applyInstall, planInstall, type InstallPlan } from './install.js';
 import { chromiumOrigin } from './manifests.js';
@@ -242,8 +242,8 @@ export function registerSetupCommands(program: Command, io: SetupIo = defaultIo)
     .option('--json', 'machine-readable output')
     .action(
       guarded(io, async (flags: { json?: boolean }) => {
-        const { dirs } = io.context();
-        const query = await queryHubStatus(hubSocketPath(dirs));
+        const { dirs, env } = io.context();
+        const query = await findHub(dirs, env);
         if (flags.json) io.out(escapeJson(JSON.stringify(statusJson(query))) + '\n');
         else io.out(query.state === 'running' ? formatStatus(query.status) : formatNotRunning(query, runtimeDirIssue(dirs)));
         return query.state === 'running' ? 0 : 1;
@@ -273,7 +273,7 @@ export function registerSetupCommands(program: Command, io: SetupIo = defaultIo)
             return 2;
           }
         }
-        let config = clientConfig(client, { nodePath: ctx.nodePath, cliPath: ctx.cliPath, os: ctx.os, ...(flags.tools !== undefined && { tools: flags.tools }) });
+        let config = clientConfig(client, { nodePath: ctx.nodePath, cliPath: ctx.cliPath, os: ctx.os, env: hubLocationEnv(ctx.env), ...(flags.tools !== undefined && { tools: flags.tools }) });
         if (!flags.http) config = { ...config, where: [...config.where, ...toolSetHint(flags.tools)] };
         if (flags.http) {
           const port = Number(flags.port);

@@ -2,7 +2,7 @@
 // The runtime folder is checked with lstat before use, because its fallback lives in a temporary folder other users
 // can write to (a symlink or a folder planted there must not receive the hub's socket).
 import envPaths from 'env-paths';
-import { mkdirSync, chmodSync, lstatSync } from 'node:fs';
+import { mkdirSync, chmodSync, lstatSync, readFileSync, writeFileSync, renameSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -75,6 +75,109 @@ export function orielDirs(env: NodeJS.ProcessEnv = process.env): OrielDirs {
 export function hubSocketPath(dirs: OrielDirs = orielDirs()): string {
   if (process.platform === 'win32') return `\\\\.\\pipe\\oriel-hub-${os.userInfo().username}`;
   return path.join(dirs.runtime, 'hub.sock');
+}
+
+/**
+ * Where every Oriel process of this user finds the running hub, whatever environment it was started with: a folder
+ * derived from the home folder alone (MCP clients start `oriel mcp` with little more than `HOME`, while the browser
+ * starts the native host with the desktop session's `XDG_RUNTIME_DIR` or macOS's per-user `TMPDIR`, so the runtime
+ * folder itself can differ between them). It holds the hub's lock (one hub per user and host) and its address
+ * record. `ORIEL_DATA_DIR`, when set, is used instead (tests); with `ORIEL_RUNTIME_DIR` set, or on Windows (a
+ * per-user named pipe), there is none: that folder, or the pipe, is the one meeting place.
+ * - Linux and other Unix: `$HOME/.local/state/oriel` (the XDG state folder's default, `XDG_STATE_HOME` deliberately
+ *   not read); macOS: `$HOME/Library/Application Support/oriel`.
+ */
+export interface HubMeeting {
+  /** The folder, created 0700 and checked like the runtime folder. */
+  dir: string;
+  /** The lock the hub holds while it runs (proper-lockfile target; the lock is `<lock>.lock`). */
+  lock: string;
+  /** JSON `{socket, pid}` written by the running hub. */
+  record: string;
+}
+
+/** The {@link HubMeeting} of this user and host, or `undefined` when the runtime folder or pipe is the meeting place. */
+export function hubMeeting(env: NodeJS.ProcessEnv = process.env): HubMeeting | undefined {
+  if (env.ORIEL_RUNTIME_DIR || process.platform === 'win32') return undefined;
+  const home = env.HOME || os.userInfo().homedir;
+  const dir = env.ORIEL_DATA_DIR || (process.platform === 'darwin' ? path.join(home, 'Library', 'Application Support', 'oriel') : path.join(home, '.local', 'state', 'oriel'));
+  // A home folder may be shared by several machines (NFS): each host has its own hub.
+  const host = os.hostname().replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 64) || 'localhost';
+  return { dir, lock: path.join(dir, `hub-${host}`), record: path.join(dir, `hub-${host}.json`) };
+}
+
+/** Largest address record read, bytes. */
+const RECORD_MAX_BYTES = 4096;
+
+/**
+ * The socket the running hub recorded in `meeting`, when the record is well formed and names a socket in a folder
+ * that is private to this user (checked with lstat, as the runtime folder is). `undefined` otherwise: a missing,
+ * oversized or foreign record is ignored, never followed.
+ */
+export function recordedHubSocket(meeting: HubMeeting): string | undefined {
+  if (privateDirProblem(meeting.dir)) return undefined;
+  let text: string;
+  try {
+    text = readFileSync(meeting.record, 'utf8');
+  } catch {
+    return undefined;
+  }
+  if (text.length > RECORD_MAX_BYTES) return undefined;
+  let socket: unknown;
+  try {
+    socket = (JSON.parse(text) as { socket?: unknown }).socket;
+  } catch {
+    return undefined;
+  }
+  if (typeof socket !== 'string' || !path.isAbsolute(socket) || socket.length > 1024) return undefined;
+  const dir = path.dirname(socket);
+  try {
+    lstatSync(dir);
+  } catch {
+    return undefined;
+  }
+  return privateDirProblem(dir) ? undefined : socket;
+}
+
+/** Writes the address record of the hub listening on `socket` (mode 0600, replaced atomically). */
+export function writeHubRecord(meeting: HubMeeting, socket: string, pid: number = process.pid): void {
+  const temp = `${meeting.record}.${pid}.tmp`;
+  writeFileSync(temp, JSON.stringify({ socket, pid }), { mode: 0o600 });
+  renameSync(temp, meeting.record);
+}
+
+/** Removes the address record when it still names `socket` (a later hub's record is left alone). */
+export function removeHubRecord(meeting: HubMeeting, socket: string): void {
+  if (recordedHubSocket(meeting) === socket) rmSync(meeting.record, { force: true });
+}
+
+/**
+ * The sockets to try for the running hub, in order, without duplicates: the one recorded in the meeting place, then
+ * this process's own {@link hubSocketPath}.
+ */
+export function hubSocketCandidates(dirs: OrielDirs, env: NodeJS.ProcessEnv = process.env): string[] {
+  const meeting = hubMeeting(env);
+  const recorded = meeting && recordedHubSocket(meeting);
+  const own = hubSocketPath(dirs);
+  return recorded && recorded !== own ? [recorded, own] : [own];
+}
+
+/**
+ * Every socket a hub of this user could listen on, whichever environment started it: the candidates above plus the
+ * runtime folders other environments derive (`$XDG_RUNTIME_DIR/oriel`, `/run/user/<uid>/oriel`, `<TMPDIR or
+ * os.tmpdir()>/oriel-<uid>`, `/tmp/oriel-<uid>`, `<data>/run`). `oriel doctor` asks each to find a second hub.
+ */
+export function possibleHubSockets(dirs: OrielDirs, env: NodeJS.ProcessEnv = process.env): string[] {
+  if (process.platform === 'win32' || env.ORIEL_RUNTIME_DIR) return hubSocketCandidates(dirs, env);
+  const uid = currentUid() ?? os.userInfo().username;
+  const folders = [
+    env.XDG_RUNTIME_DIR && path.join(env.XDG_RUNTIME_DIR, 'oriel'),
+    path.join('/run/user', String(uid), 'oriel'),
+    path.join(env.TMPDIR || os.tmpdir(), `oriel-${uid}`),
+    path.join('/tmp', `oriel-${uid}`),
+    path.join(dirs.data, 'run'),
+  ].filter((f): f is string => !!f && !privateDirProblem(f)); // another user's folder or a symlink is not asked
+  return [...new Set([...hubSocketCandidates(dirs, env), ...folders.map((f) => path.join(f, 'hub.sock'))])];
 }
 
 /** What to do when the runtime folder cannot be used (said by the error and by `oriel doctor`, word for word). */

@@ -15,7 +15,7 @@ import {
   type ControlStatus,
   type HubToBrowser,
 } from '../../shared/protocol.js';
-import { ensurePrivateDir, hubSocketPath, orielDirs } from '../common/paths.js';
+import { ensurePrivateDir, hubMeeting, hubSocketPath, orielDirs, removeHubRecord, writeHubRecord } from '../common/paths.js';
 import { limitLogFile, logger } from '../common/log.js';
 import { Hub, type BrowserLink } from './hub.js';
 
@@ -40,13 +40,22 @@ export async function runHub(options: { idleMs?: number; serveClient: ClientServ
   const dirs = orielDirs();
   ensurePrivateDir(dirs.runtime);
   const socketPath = hubSocketPath(dirs);
-  const lockTarget = path.join(dirs.runtime, 'hub');
-  let release: () => Promise<void>;
-  try {
-    release = await lockfile.lock(lockTarget, { realpath: false, stale: 5_000, update: 1_500, retries: 0 });
-  } catch (err) {
-    log.info('another hub holds the lock; exiting', { reason: (err as Error).message });
-    return false;
+  // One lock per user and host wherever this hub's socket goes: relays started with other environments (another
+  // runtime folder) meet at the same lock, so they make one hub, and find it by its record.
+  const meeting = hubMeeting();
+  if (meeting) ensurePrivateDir(meeting.dir);
+  // The runtime folder's lock too: a hub of another home folder may use the same runtime folder, and must not have
+  // its socket replaced.
+  const locks: Array<() => Promise<void>> = [];
+  const release = () => Promise.all(locks.map((r) => r().catch(() => undefined)));
+  for (const target of [path.join(dirs.runtime, 'hub'), ...(meeting ? [meeting.lock] : [])]) {
+    try {
+      locks.push(await lockfile.lock(target, { realpath: false, stale: 5_000, update: 1_500, retries: 0 }));
+    } catch (err) {
+      log.info('another hub holds the lock; exiting', { lock: target, reason: (err as Error).message });
+      await release();
+      return false;
+    }
   }
   if (process.platform !== 'win32' && existsSync(socketPath)) unlinkSync(socketPath);
   // Started by a relay, the hub's stderr is <data>/hub.log (./spawn.ts): keep it bounded however much is logged.
@@ -61,7 +70,8 @@ export async function runHub(options: { idleMs?: number; serveClient: ClientServ
   });
   if (process.platform !== 'win32') chmodSync(socketPath, 0o600);
   writeFileSync(path.join(dirs.runtime, 'hub.pid'), String(process.pid), { mode: 0o600 });
-  log.info('hub listening', { pid: process.pid });
+  if (meeting) writeHubRecord(meeting, socketPath);
+  log.info('hub listening', { pid: process.pid, socket: socketPath });
 
   const idleMs = options.idleMs ?? (Number(process.env.ORIEL_HUB_IDLE_MS) || DEFAULT_IDLE_MS);
   let idleSince = Date.now();
@@ -84,8 +94,9 @@ export async function runHub(options: { idleMs?: number; serveClient: ClientServ
   await http.stop();
   server.close();
   rmSync(path.join(dirs.runtime, 'hub.pid'), { force: true });
+  if (meeting) removeHubRecord(meeting, socketPath);
   if (process.platform !== 'win32' && existsSync(socketPath)) unlinkSync(socketPath);
-  await release().catch(() => undefined);
+  await release();
   return true;
 }
 

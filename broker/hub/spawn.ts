@@ -5,7 +5,7 @@ import { openSync, mkdirSync, statSync, renameSync } from 'node:fs';
 import path from 'node:path';
 import { encodeFrame } from '../../shared/framing.js';
 import type { SocketHello } from '../../shared/protocol.js';
-import { ensurePrivateDir, hubSocketPath, orielDirs } from '../common/paths.js';
+import { ensurePrivateDir, hubMeeting, hubSocketCandidates, orielDirs, recordedHubSocket } from '../common/paths.js';
 import { logger, MAX_LOG_BYTES } from '../common/log.js';
 
 const log = logger('spawn');
@@ -49,10 +49,23 @@ export function startHubProcess(): void {
  */
 export async function connectHub(hello: SocketHello, options: { autostart?: boolean } = {}): Promise<net.Socket> {
   const dirs = orielDirs();
-  if (dirs.fallback) log.warn('using the private runtime folder', { refused: dirs.fallback.refused, problem: dirs.fallback.problem, runtime: dirs.runtime });
-  ensurePrivateDir(dirs.runtime); // throws RuntimeDirError, whose message `oriel doctor` repeats
-  const socketPath = hubSocketPath(dirs);
-  let socket = await tryConnect(socketPath);
+  // The hub another environment started (recorded in the meeting place, its folder checked) first, then this
+  // process's own socket, once its folder is known to be private.
+  const reach = async (): Promise<net.Socket | undefined> => {
+    for (const candidate of hubSocketCandidates(dirs)) {
+      const found = await tryConnect(candidate);
+      if (found) return found;
+    }
+    return undefined;
+  };
+  const meeting = hubMeeting();
+  const recorded = meeting && recordedHubSocket(meeting);
+  let socket = recorded ? await tryConnect(recorded) : undefined;
+  if (!socket) {
+    if (dirs.fallback) log.warn('using the private runtime folder', { refused: dirs.fallback.refused, problem: dirs.fallback.problem, runtime: dirs.runtime });
+    ensurePrivateDir(dirs.runtime); // throws RuntimeDirError, whose message `oriel doctor` repeats
+    socket = await reach();
+  }
   if (!socket && options.autostart !== false) {
     startHubProcess();
     let lastStart = Date.now();
@@ -66,7 +79,7 @@ export async function connectHub(hello: SocketHello, options: { autostart?: bool
         lastStart = Date.now();
       }
       delay = Math.min(delay * 2, 500);
-      socket = await tryConnect(socketPath);
+      socket = await reach();
     }
   }
   if (!socket) throw new Error('the Oriel hub is not running and could not be started');

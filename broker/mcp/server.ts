@@ -97,11 +97,14 @@ export function createMcpServer(env: ServerEnvironment, tools: readonly ToolDefi
           return errorResult(errorData('invalid_argument', `Invalid arguments for ${def.name}: ${issues.join('; ')}`));
         }
         const { session, document, lease, ...args } = parsed.data as Record<string, unknown> & { session?: string; document?: string; lease?: string };
+        const progress = progressReporter(ctx.mcpReq, def.name);
         try {
-          const target: CallTarget = { session, document, lease, ...(def.timeout && { timeout: def.timeout }), onPrompt: progressWhileAsking(ctx.mcpReq) };
+          const target: CallTarget = { session, document, lease, ...(def.timeout && { timeout: def.timeout }), ...(progress.onPrompt && { onPrompt: progress.onPrompt }) };
           return successResult(await def.handler(args, env.context(ctx.mcpReq.signal, target, clientNameOf(server, ctx.mcpReq.envelope))));
         } catch (err) {
           return errorResult(toErrorData(err));
+        } finally {
+          progress.stop();
         }
       },
     );
@@ -117,18 +120,43 @@ export function createMcpServer(env: ServerEnvironment, tools: readonly ToolDefi
 }
 
 /**
- * While a call waits on the person's permission prompt, tell a client that asked for progress (`_meta.progressToken`)
- * so it can keep waiting (clients may reset their request timeout on progress).
+ * How often a call still running tells a client that asked for progress, ms: well under the MCP SDKs' default 60 s
+ * request timeout, which they restart on each progress notification when asked to (`resetTimeoutOnProgress`).
+ */
+export const PROGRESS_INTERVAL_MS = 10_000;
+
+/**
+ * Progress for one call, when the client sent `_meta.progressToken`: a notification every {@link PROGRESS_INTERVAL_MS}
+ * while the call runs (waiting on a permission prompt, on `wait_for`, on a lease...), and one at once when it starts
+ * waiting on the person's prompt, saying until when. `progress` counts the notifications (it only grows, as the
+ * specification requires); there is no `total`. `stop` ends them when the call ends.
  * https://modelcontextprotocol.io/specification/2025-06-18/basic/utilities/progress
  */
-function progressWhileAsking(req: { _meta?: Record<string, unknown>; notify(n: { method: string; params?: Record<string, unknown> }): Promise<void> }): ((until: number) => void) | undefined {
+function progressReporter(
+  req: { _meta?: Record<string, unknown>; notify(n: { method: string; params?: Record<string, unknown> }): Promise<void> },
+  tool: string,
+): { onPrompt?: (until: number) => void; stop(): void } {
   const token = req._meta?.progressToken;
-  if (typeof token !== 'string' && typeof token !== 'number') return undefined;
+  if (typeof token !== 'string' && typeof token !== 'number') return { stop() {} };
+  const started = Date.now();
   let progress = 0;
-  return (until) => {
-    const seconds = Math.max(0, Math.round((until - Date.now()) / 1000));
-    void req
-      .notify({ method: 'notifications/progress', params: { progressToken: token, progress: ++progress, message: `Waiting up to ${seconds} s for the user to answer Oriel's permission prompt.` } })
-      .catch(() => undefined);
+  let promptUntil: number | undefined;
+  const send = () => {
+    const now = Date.now();
+    const message =
+      promptUntil !== undefined && promptUntil > now
+        ? `Waiting up to ${Math.max(0, Math.round((promptUntil - now) / 1000))} s more for the user to answer Oriel's permission prompt.`
+        : `${tool} is still running (${Math.round((now - started) / 1000)} s so far).`;
+    void req.notify({ method: 'notifications/progress', params: { progressToken: token, progress: ++progress, message } }).catch(() => undefined);
+  };
+  const timer = setInterval(send, PROGRESS_INTERVAL_MS);
+  return {
+    onPrompt(until) {
+      promptUntil = until;
+      send();
+    },
+    stop() {
+      clearInterval(timer);
+    },
   };
 }

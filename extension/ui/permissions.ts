@@ -6,7 +6,7 @@ import { OPS } from '../../shared/ops.js';
 import { CAPABILITY_WORDS, describePlace, type Rule } from '../consent/rules.js';
 import { auditOutcomeWords, auditVerb, type AuditEntry } from '../consent/audit.js';
 import { ChangedSchema, type AuditReply, type PopupRequest, type RulesState } from '../popup-messages.js';
-import { MAX_PROMPT_SECONDS, readSettings, writeSettings } from '../settings.js';
+import { DEFAULT_PROMPT_SECONDS, MAX_PROMPT_SECONDS, readSettings, writeSettings } from '../settings.js';
 import { el, visible } from './show.js';
 
 /** Audit entries shown on the page (the export has them all). */
@@ -112,7 +112,7 @@ async function renderPolicy(): Promise<void> {
   });
   document.getElementById('tools')!.replaceChildren(...boxes);
   allowExec.checked = s?.allowExec ?? true;
-  promptSeconds.value = String(s?.promptSeconds ?? 60);
+  promptSeconds.value = String(s?.promptSeconds ?? DEFAULT_PROMPT_SECONDS);
 }
 
 allowExec.addEventListener('change', () => void savePolicy({ allowExec: allowExec.checked }));

@@ -29,7 +29,7 @@ describe.each(BROWSERS)('hands in %s', (kind) => {
   const outline = async () => {
     const r = await tool('snapshot');
     if (r.isError) throw new Error(`snapshot: ${r.error?.message}`);
-    return r.structured.text as string;
+    return r.text;
   };
   const out = () => textOf(page, '#out');
 
@@ -342,7 +342,7 @@ describe.each(BROWSERS)('hands in %s', (kind) => {
     expect(opened.map((s) => new URL(s.url).search).sort()).toEqual(['?via=blank', '?via=open']);
     const popup = opened[0]!.id;
     const r = await call(client, 'snapshot', { session: popup });
-    expect(r.structured.text).toMatch(/heading "Opened"/);
+    expect(r.text).toMatch(/heading "Opened"/);
     for (const p of await rig.browser.pages()) if (p.url().includes('popup-target.html')) await p.close();
     await until(async () => ((await call(client, 'list_sessions')).structured.sessions as unknown[]).length === 1, 10_000, 'the opened tabs to end');
     await page.bringToFront();

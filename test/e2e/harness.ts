@@ -133,6 +133,11 @@ export async function launchRig(
      * extension's folder from what that registration printed.
      */
     oriel?: { command: string; register(profile: string): string[]; extension(registered: string): string };
+    /**
+     * Changes the rig's environment (given the rig's temporary folder) before anything starts; a variable set to
+     * `undefined` is removed. E.g. a desktop-like session: no ORIEL_RUNTIME_DIR, an XDG_RUNTIME_DIR instead.
+     */
+    env?: (tmp: string) => Record<string, string | undefined>;
   } = {},
 ): Promise<Rig> {
   ensureBuilt();
@@ -147,6 +152,10 @@ export async function launchRig(
     ORIEL_CONFIG_DIR: path.join(tmp, 'config'),
     ORIEL_HUB_IDLE_MS: String(options.hubIdleMs ?? 60_000),
   };
+  for (const [name, value] of Object.entries(options.env?.(tmp) ?? {})) {
+    if (value === undefined) delete env[name];
+    else env[name] = value;
+  }
   const oriel = options.oriel;
   /** The program and leading arguments that run `oriel`. */
   const [program, ...lead] = oriel ? [oriel.command] : [process.execPath, CLI];
@@ -405,8 +414,9 @@ export async function launchRig(
       await Promise.allSettled(clients.map((c) => c.close()));
       await browser.close().catch(() => undefined);
       // Stop this rig's hub so no process outlives the test.
+      const runtime = env.ORIEL_RUNTIME_DIR ?? (env.XDG_RUNTIME_DIR && path.join(env.XDG_RUNTIME_DIR, 'oriel'));
       try {
-        const pid = Number(readFileSync(path.join(env.ORIEL_RUNTIME_DIR!, 'hub.pid'), 'utf8'));
+        const pid = Number(readFileSync(path.join(runtime!, 'hub.pid'), 'utf8'));
         if (pid) process.kill(pid, 'SIGTERM');
       } catch {
         /* no hub */

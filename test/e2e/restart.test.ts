@@ -53,7 +53,7 @@ describe.each(BROWSERS)('background restarts in %s', (kind) => {
   });
 
   it('fails a pending call with browser_disconnected, then answers again under the same session id by itself', async () => {
-    const pending = call(client, 'wait_for', { session, text: 'never on this page', timeout_ms: 60_000 });
+    const pending = call(client, 'wait_for', { session, text: 'never on this page', timeout_ms: 50_000 });
     // The call reached the page before the background goes.
     await until(() => {
       const out = JSON.parse(rig.cli(['status', '--json'])) as { sessions?: Array<{ id: string; queued?: number }> };

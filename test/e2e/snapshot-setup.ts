@@ -10,7 +10,7 @@ export const SNAPSHOT_FIXTURES = path.join(FIXTURES, 'snapshot');
 export type Era = 'legacy' | 'modern';
 export const ERAS: Era[] = ['legacy', 'modern'];
 
-/** The snapshot tool's structured result. */
+/** The snapshot tool's result: its structured content, with `text` the outline from its text content. */
 export interface Snap {
   snapshot: string;
   document: string;
@@ -77,7 +77,9 @@ export async function snapshotSession(kind: BrowserKind, routes: Parameters<type
     async snapshot(args = {}, era) {
       const r = await tool('snapshot', args, era);
       if (r.isError) throw new Error(`snapshot failed: ${JSON.stringify(r.error)}`);
-      return r.structured as unknown as Snap;
+      // The outline is the text content only; the structured content carries the rest (docs/tools.md, "Results").
+      if ('text' in r.structured) throw new Error('snapshot repeated its outline in structuredContent');
+      return { ...r.structured, text: r.text } as unknown as Snap;
     },
     async snapshotError(args = {}, era) {
       const r = await tool('snapshot', args, era);

@@ -86,7 +86,7 @@ describe.each(BROWSERS)('spine in %s', (kind) => {
 
       const snap = await call(client, 'snapshot');
       expect(snap.isError).toBe(false);
-      const outline = snap.structured.text as string;
+      const outline = snap.text;
       expect(outline).toMatch(/heading "Keyboards"/);
       expect(snap.structured.document).toMatch(/^[a-z0-9]{4,16}$/);
       const add = handleOf(outline, /button "Add Mechanical keyboard to cart"/);
@@ -98,15 +98,15 @@ describe.each(BROWSERS)('spine in %s', (kind) => {
       const cart = await shop.$eval('#cart tbody', (el) => el.textContent);
       expect(cart).toContain('Mechanical keyboard');
       const again = await call(client, 'snapshot');
-      expect(again.structured.text).toMatch(/button "Check out"(?![^\n]*disabled)/);
+      expect(again.text).toMatch(/button "Check out"(?![^\n]*disabled)/);
       // Same element, same handle across snapshots.
-      expect(handleOf(again.structured.text as string, /button "Add Mechanical keyboard to cart"/)).toBe(add);
+      expect(handleOf(again.text, /button "Add Mechanical keyboard to cart"/)).toBe(add);
     });
   }
 
   it('navigate returns a new document and old handles answer unknown_handle', async () => {
     const before = await call(legacy, 'snapshot');
-    const oldHandle = handleOf(before.structured.text as string, /button "Add Wireless keyboard to cart"/);
+    const oldHandle = handleOf(before.text, /button "Add Wireless keyboard to cart"/);
     const nav = await call(legacy, 'navigate', { url: `${site.url}/shop/about.html` });
     expect(nav.isError).toBe(false);
     expect(nav.structured.url).toBe(`${site.url}/shop/about.html`);
@@ -117,7 +117,7 @@ describe.each(BROWSERS)('spine in %s', (kind) => {
     const guarded = await call(legacy, 'snapshot', { document: before.structured.document });
     expect(guarded.error?.code).toBe('stale_document');
     const after = await call(modern, 'snapshot');
-    expect(after.structured.text).toMatch(/heading "About this shop"/);
+    expect(after.text).toMatch(/heading "About this shop"/);
     await call(legacy, 'navigate', { action: 'back' });
   });
 

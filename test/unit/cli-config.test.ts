@@ -104,6 +104,24 @@ describe('oriel config', () => {
     expect(http.err).toContain('serves every tool');
   });
 
+  it('without ORIEL_RUNTIME_DIR or ORIEL_DATA_DIR, no env at all; with them, every snippet passes them on', async () => {
+    expect(JSON.parse(clientConfig('claude-desktop', run).snippet).mcpServers.oriel).toStrictEqual(expected);
+    machine = tempMachine();
+    const env = { ORIEL_RUNTIME_DIR: machine.ctx.env.ORIEL_RUNTIME_DIR!, ORIEL_DATA_DIR: machine.ctx.env.ORIEL_DATA_DIR! };
+    for (const client of MCP_CLIENTS) {
+      const out = (await runCli(machine.ctx, ['config', client])).out;
+      if (client === 'codex') expect(parseSimpleToml(out)['mcp_servers.oriel.env']).toStrictEqual(env);
+      else if (client === 'claude-code') {
+        const words = spawnSync('sh', ['-c', out.replace(/^claude /, "printf '%s\\n' ")], { encoding: 'utf8' }).stdout.split('\n');
+        expect(words.slice(0, 9)).toStrictEqual(['mcp', 'add', '--scope', 'user', '-e', `ORIEL_RUNTIME_DIR=${env.ORIEL_RUNTIME_DIR}`, '-e', `ORIEL_DATA_DIR=${env.ORIEL_DATA_DIR}`, 'oriel']);
+      }
+      else {
+        const parsed = JSON.parse(out) as { mcpServers?: Record<string, { env: unknown }>; servers?: Record<string, { env: unknown }>; env?: unknown };
+        expect(parsed.env ?? (parsed.mcpServers ?? parsed.servers)!.oriel!.env, client).toStrictEqual(env);
+      }
+    }
+  });
+
   it('refuses an unknown client', async () => {
     machine = tempMachine();
     const out = await runCli(machine.ctx, ['config', 'netscape']);

@@ -2,7 +2,8 @@
 import { chownSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ensurePrivateDir, hubSocketPath, orielDirs, RUNTIME_DIR_FIX } from '../../broker/common/paths.js';
+import { ensurePrivateDir, hubMeeting, hubSocketPath, orielDirs, RUNTIME_DIR_FIX, writeHubRecord } from '../../broker/common/paths.js';
+import { SECOND_HUB_FIX } from '../../broker/cli/doctor.js';
 import { judgeOutput } from '../../broker/cli/launcher.js';
 import { encodeFrame } from '../../shared/framing.js';
 import { CHROME_WEB_STORE_ID, CHROMIUM_EXTENSION_ID, GECKO_ID } from '../../shared/extension-ids.js';
@@ -305,6 +306,52 @@ describe('oriel doctor', () => {
     const { checks } = await doctor();
     expect(find(checks, 'runtime')).toMatchObject({ ok: true, detail: `${path.join(machine.ctx.dirs.data, 'run')} (${planted} is a symbolic link, so this private folder is used instead)` });
     expect(find(checks, 'hub').fix).toBe('it starts when the browser extension connects or an MCP client runs `oriel mcp`');
+  });
+
+  /**
+   * A machine without ORIEL_RUNTIME_DIR or XDG_RUNTIME_DIR (as an MCP client starts Oriel), where the browser's native
+   * host started the hub under its own XDG_RUNTIME_DIR and recorded it in the meeting place (here ORIEL_DATA_DIR).
+   */
+  async function hubOfAnotherEnvironment(): Promise<string> {
+    const { ORIEL_RUNTIME_DIR: _explicit, ...rest } = machine.ctx.env;
+    const env = { ...rest, TMPDIR: path.join(machine.root, 'tmp') };
+    mkdirSync(env.TMPDIR, { recursive: true });
+    machine.ctx = { ...machine.ctx, env, dirs: orielDirs(env) };
+    const socket = path.join(machine.root, 'xdg', 'oriel', 'hub.sock');
+    hub = await startFakeHub(socket, hubStatus(1, 1));
+    const meeting = hubMeeting(env)!;
+    ensurePrivateDir(meeting.dir);
+    writeHubRecord(meeting, socket);
+    return socket;
+  }
+
+  it('finds the hub a relay of another environment started, through its record, and names its socket', async () => {
+    machine = tempMachine();
+    const socket = await hubOfAnotherEnvironment();
+    expect(hubSocketPath(machine.ctx.dirs)).not.toBe(socket);
+    const { checks } = await doctor();
+    expect(find(checks, 'hub')).toMatchObject({ ok: true, detail: expect.stringContaining(`(pid 4242, up 2m 5s, ${socket})`) });
+    expect(find(checks, 'sessions').ok).toBe(true);
+  });
+
+  it('names a second hub, with both pids and sockets, and how to fix it', async () => {
+    machine = tempMachine();
+    const socket = await hubOfAnotherEnvironment();
+    // An older Oriel's hub, started where this environment looks by itself.
+    const own = hubSocketPath(machine.ctx.dirs);
+    const second = await startFakeHub(own, { ...hubStatus(0, 0), pid: 4343 });
+    try {
+      const { code, checks } = await doctor();
+      expect(find(checks, 'hub')).toStrictEqual({
+        check: 'hub',
+        ok: false,
+        detail: `2 hubs are running (pid 4242 on ${socket}; pid 4343 on ${own}): the browser and MCP clients may each reach a different one and see no shared tab`,
+        fix: SECOND_HUB_FIX,
+      });
+      expect(code).toBe(1);
+    } finally {
+      await second.close();
+    }
   });
 
   it('names "no browser connected" when the hub runs without one', async () => {

@@ -4,7 +4,8 @@ import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, re
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ensurePrivateDir, orielDirs, runtimeDirIssue, runtimeDirMessage, RuntimeDirError } from '../../broker/common/paths.js';
+import { writeFileSync } from 'node:fs';
+import { ensurePrivateDir, hubMeeting, hubSocketCandidates, orielDirs, recordedHubSocket, runtimeDirIssue, runtimeDirMessage, RuntimeDirError, writeHubRecord } from '../../broker/common/paths.js';
 
 const uid = process.getuid!();
 /** Another user's id for planting folders; only root can hand a folder to someone else. */
@@ -96,5 +97,46 @@ describe('an explicit runtime folder (ORIEL_RUNTIME_DIR)', () => {
     chmodSync(explicit, 0o755);
     ensurePrivateDir(explicit);
     expect(mode(explicit)).toBe(0o700);
+  });
+});
+
+describe('the meeting place, where relays of any environment find the hub', () => {
+  it('depends on the home folder alone: XDG_RUNTIME_DIR, TMPDIR or XDG_STATE_HOME change nothing', () => {
+    const home = path.join(tmp, 'home');
+    const bare = hubMeeting({ HOME: home })!;
+    expect(bare.dir).toBe(process.platform === 'darwin' ? path.join(home, 'Library', 'Application Support', 'oriel') : path.join(home, '.local', 'state', 'oriel'));
+    expect(hubMeeting({ HOME: home, XDG_RUNTIME_DIR: path.join(tmp, 'xdg'), TMPDIR: path.join(tmp, 't'), XDG_STATE_HOME: path.join(tmp, 's') })).toEqual(bare);
+    expect(bare.record).toBe(path.join(bare.dir, `hub-${os.hostname().replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 64)}.json`));
+    // An explicit runtime folder is the one address: no meeting place.
+    expect(hubMeeting({ HOME: home, ORIEL_RUNTIME_DIR: path.join(tmp, 'rt') })).toBeUndefined();
+  });
+
+  it("makes a relay try the recorded hub's socket before its own", () => {
+    const meeting = hubMeeting(env)!;
+    ensurePrivateDir(meeting.dir);
+    const elsewhere = path.join(tmp, 'xdg', 'oriel');
+    mkdirSync(elsewhere, { recursive: true, mode: 0o700 });
+    writeHubRecord(meeting, path.join(elsewhere, 'hub.sock'));
+    expect(mode(meeting.record)).toBe(0o600);
+    const dirs = orielDirs(env);
+    expect(hubSocketCandidates(dirs, env)).toEqual([path.join(elsewhere, 'hub.sock'), path.join(dirs.runtime, 'hub.sock')]);
+  });
+
+  it('ignores a record naming a socket in a folder that is not private (a symlink, open to others), or malformed', () => {
+    const meeting = hubMeeting(env)!;
+    ensurePrivateDir(meeting.dir);
+    const target = path.join(tmp, 'attacker');
+    mkdirSync(target, { mode: 0o777 });
+    chmodSync(target, 0o777);
+    writeHubRecord(meeting, path.join(target, 'hub.sock'));
+    expect(recordedHubSocket(meeting)).toBeUndefined();
+    symlinkSync(target, path.join(tmp, 'link'));
+    writeHubRecord(meeting, path.join(tmp, 'link', 'hub.sock'));
+    expect(recordedHubSocket(meeting)).toBeUndefined();
+    for (const text of ['not json', JSON.stringify({ socket: 'relative/hub.sock' }), JSON.stringify({ socket: 7 }), 'x'.repeat(5000)]) {
+      writeFileSync(meeting.record, text);
+      expect(recordedHubSocket(meeting)).toBeUndefined();
+    }
+    expect(hubSocketCandidates(orielDirs(env), env)).toEqual([path.join(orielDirs(env).runtime, 'hub.sock')]);
   });
 });

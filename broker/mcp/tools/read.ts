@@ -14,11 +14,11 @@ export const waitFor = defineTool({
   usage:
     'handle, selector or text; state is visible (default), hidden, attached or detached',
   notes:
-    'Waits until a handle, a CSS selector or a piece of visible text becomes visible (default), hidden, attached or detached in the shared tab, reacting to page changes as they happen; by selector or text it follows the tab into a new page if it navigates (give document to fail with stale_document instead). Fails with timeout after timeout_ms (default 10000, at most 60000). Returns a handle for what it found. Does not change the page. Use it after an action that loads content; to read the page now use snapshot.',
+    'Waits until a handle, a CSS selector or a piece of visible text becomes visible (default), hidden, attached or detached in the shared tab, reacting to page changes as they happen; by selector or text it follows the tab into a new page if it navigates (give document to fail with stale_document instead). Fails with timeout after timeout_ms (default 10000, at most 50000). Returns a handle for what it found. Does not change the page. Use it after an action that loads content; to read the page now use snapshot.',
   input: WaitForArgs,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   capability: 'read',
-  timeout: { default: 15_000, max: 65_000 },
+  timeout: { default: 15_000, max: 55_000 },
   async handler(args, ctx) {
     const given = [args.handle, args.selector, args.text].filter((v) => v !== undefined).length;
     if (given !== 1) throw orielError('invalid_argument', 'Give exactly one of handle, selector or text.');

@@ -18,7 +18,9 @@ export const snapshot = defineTool({
   timeout: { default: 30_000, max: 60_000 },
   async handler(args, ctx) {
     const value = SnapshotResult.parse(await ctx.callPage('snapshot', args));
-    // The text is the outline as paginated within max_chars; its coverage line already says how to continue.
-    return { structured: value, text: value.text };
+    // The outline is the text content, once: structuredContent carries the data around it (ids, coverage, cursor,
+    // changes), not the outline a second time (docs/tools.md, "Results").
+    const { text, ...data } = value;
+    return { structured: data, text };
   },
 });
