@@ -3,7 +3,7 @@ import { realpathSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { orielDirs, type OrielDirs } from '../common/paths.js';
+import { orielDirs, type OrielDirs, type SystemFolders } from '../common/paths.js';
 import { systemRegistry, type RegistryRunner } from './registry.js';
 
 /** Operating systems the setup commands know how to register a native host on. */
@@ -24,6 +24,8 @@ export interface SetupContext {
   /** Absolute path of the bundled CLI script (`dist/broker/oriel.mjs`). */
   cliPath: string;
   registry: RegistryRunner;
+  /** Machine-wide folders `oriel doctor` searches for other hubs (default: `/run/user` and `/tmp`; tests replace them). */
+  systemFolders?: SystemFolders;
 }
 
 /** Maps `process.platform` to a {@link HostOs}; other Unix-likes use the Linux folders. */

@@ -185,7 +185,7 @@ export const SECOND_HUB_FIX =
 async function otherHubs(ctx: SetupContext, found: { socket: string; pid?: number }, timeoutMs: number): Promise<Array<{ pid: number; socket: string }>> {
   const seen = new Map<number, string>();
   const { pid } = found;
-  for (const socket of possibleHubSockets(ctx.dirs, ctx.env).filter((s) => s !== found.socket)) {
+  for (const socket of possibleHubSockets(ctx.dirs, ctx.env, ctx.systemFolders).filter((s) => s !== found.socket)) {
     const q = await queryHubStatus(socket, timeoutMs);
     if (q.state === 'running' && q.status.pid !== pid && !seen.has(q.status.pid)) seen.set(q.status.pid, socket);
   }

@@ -162,19 +162,30 @@ export function hubSocketCandidates(dirs: OrielDirs, env: NodeJS.ProcessEnv = pr
   return recorded && recorded !== own ? [recorded, own] : [own];
 }
 
+/** The machine-wide folders other environments put a runtime folder in; tests point them at a temporary folder. */
+export interface SystemFolders {
+  /** Parent of the per-user runtime folders systemd makes (`/run/user`). */
+  runUser: string;
+  /** The shared temporary folder a process without `TMPDIR` uses (`/tmp`). */
+  tmp: string;
+}
+
+/** The real {@link SystemFolders}. */
+export const SYSTEM_FOLDERS: SystemFolders = { runUser: '/run/user', tmp: '/tmp' };
+
 /**
  * Every socket a hub of this user could listen on, whichever environment started it: the candidates above plus the
  * runtime folders other environments derive (`$XDG_RUNTIME_DIR/oriel`, `/run/user/<uid>/oriel`, `<TMPDIR or
  * os.tmpdir()>/oriel-<uid>`, `/tmp/oriel-<uid>`, `<data>/run`). `oriel doctor` asks each to find a second hub.
  */
-export function possibleHubSockets(dirs: OrielDirs, env: NodeJS.ProcessEnv = process.env): string[] {
+export function possibleHubSockets(dirs: OrielDirs, env: NodeJS.ProcessEnv = process.env, system: SystemFolders = SYSTEM_FOLDERS): string[] {
   if (process.platform === 'win32' || env.ORIEL_RUNTIME_DIR) return hubSocketCandidates(dirs, env);
   const uid = currentUid() ?? os.userInfo().username;
   const folders = [
     env.XDG_RUNTIME_DIR && path.join(env.XDG_RUNTIME_DIR, 'oriel'),
-    path.join('/run/user', String(uid), 'oriel'),
+    path.join(system.runUser, String(uid), 'oriel'),
     path.join(env.TMPDIR || os.tmpdir(), `oriel-${uid}`),
-    path.join('/tmp', `oriel-${uid}`),
+    path.join(system.tmp, `oriel-${uid}`),
     path.join(dirs.data, 'run'),
   ].filter((f): f is string => !!f && !privateDirProblem(f)); // another user's folder or a symlink is not asked
   return [...new Set([...hubSocketCandidates(dirs, env), ...folders.map((f) => path.join(f, 'hub.sock'))])];

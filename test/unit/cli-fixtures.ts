@@ -70,6 +70,8 @@ export function tempMachine(options: { os?: HostOs; cli?: FakeCliBehaviour; regA
     dirs: { data: env.ORIEL_DATA_DIR!, runtime: env.ORIEL_RUNTIME_DIR!, config: env.ORIEL_CONFIG_DIR! },
     nodePath: process.execPath,
     cliPath,
+    // Never the machine's own /run/user or /tmp: a real hub there would be found as a second hub.
+    systemFolders: { runUser: path.join(root, 'run-user'), tmp: path.join(root, 'tmp') },
     registry: async (args) => {
       regCalls.push(args);
       return answer(args);
