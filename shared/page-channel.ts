@@ -59,3 +59,10 @@ export const INTERNALS_FIELDS = [
   'ariaRequired', 'ariaInvalid', 'ariaReadOnly', 'ariaCurrent', 'ariaHidden', 'ariaValueNow', 'ariaValueText',
   'ariaDescription', 'ariaPlaceholder', 'ariaModal', 'ariaMultiSelectable',
 ] as const;
+
+/**
+ * MAIN → content, dispatched on `document` when the page-world script arrives in a document (cancelable): `detail` =
+ * JSON `{ late: boolean }`, true when page scripts may have run before it. The content script cancels it when the
+ * document already has the script, and the second copy then installs nothing.
+ */
+export const PAGE_HOOKS_HELLO = 'oriel-page-hooks';

@@ -24,8 +24,11 @@ import { forgetSnapshots } from './snapshot.js';
 import { acceptLifelines, requestLifeline } from './lifeline.js';
 import { watchTrustedInput } from './trusted-input.js';
 import { CHROMIUM_BUILD } from '../build-target.js';
+import { startPageHooks } from './page-hooks.js';
 
 acceptLifelines();
+// Oriel's page-world script, into shared tabs' documents only.
+startPageHooks();
 // Content → background, mid-action: trusted input for a call the background offered it to (Chromium build only).
 if (CHROMIUM_BUILD) watchTrustedInput();
 

@@ -1,0 +1,82 @@
+// What a page can tell of Oriel (docs/architecture.md, "What a page can see"): a page that probes for extensions
+// (test/fixtures/footprint/probe.html) sees in a tab that is not shared exactly what it sees in a browser without
+// Oriel, in the same run; in a shared tab it sees the documented changes and nothing else; and when a tab is shared
+// after its page loaded, agents are told what Oriel's page script missed. Real browsers, real HTTP, official MCP client.
+import path from 'node:path';
+import os from 'node:os';
+import { mkdtempSync, rmSync } from 'node:fs';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import type { Client } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BROWSERS, call, FIXTURES, launchRig, serveFixtures, until, type BrowserKind, type Rig } from './harness.js';
+
+/** What probe.html reports (see its `window.probe`). */
+type Probe = Record<string, unknown> & { natives: Record<string, string>; frame: Probe | string | undefined };
+
+/** The same browser, launched the way the harness launches it but without any extension: the baseline. */
+async function launchPlain(kind: BrowserKind, dir: string): Promise<Browser> {
+  if (kind === 'chromium') {
+    return puppeteer.launch({ executablePath: '/usr/bin/chromium', headless: true, userDataDir: dir, args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+  }
+  return puppeteer.launch({ browser: 'firefox', protocol: 'webDriverBiDi', executablePath: '/usr/bin/firefox-esr', headless: true, userDataDir: dir });
+}
+
+/** Opens probe.html in `browser`, answers its dialogs as a person would (OK), and runs the probe. */
+async function probeIn(page: Page, options: { alert?: boolean; extensionBase?: string } = {}): Promise<Probe> {
+  await page.waitForFunction(() => typeof (document.querySelector('iframe')?.contentWindow as { probe?: unknown } | null)?.probe === 'function');
+  return (await page.evaluate((o) => (window as unknown as { probe(o: unknown): Promise<unknown> }).probe(o), options)) as Probe;
+}
+
+/** The keys whose values differ between two probes (nested objects flattened with dots). */
+function differences(a: unknown, b: unknown, prefix = ''): string[] {
+  if (JSON.stringify(a) === JSON.stringify(b)) return [];
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(a) || Array.isArray(b)) return [prefix];
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  return [...keys].flatMap((k) => differences((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], prefix ? `${prefix}.${k}` : k));
+}
+
+describe.each(BROWSERS)('what a page can see of Oriel in %s', (kind) => {
+  let rig: Rig;
+  let plain: Browser;
+  let plainDir: string;
+  let site: Awaited<ReturnType<typeof serveFixtures>>;
+  let client: Client;
+  let baseline: Probe;
+  const url = () => `${site.url}/probe.html`;
+
+  beforeAll(async () => {
+    site = await serveFixtures(path.join(FIXTURES, 'footprint'));
+    plainDir = mkdtempSync(path.join(os.tmpdir(), `oriel-plain-${kind}-`));
+    [rig, plain] = await Promise.all([launchRig(kind), launchPlain(kind, plainDir)]);
+    client = await rig.client('modern', 'footprint-test');
+    const page = await plain.newPage();
+    page.on('dialog', (d) => void d.accept());
+    await page.goto(url(), { waitUntil: 'load' });
+    baseline = await probeIn(page, { alert: true, extensionBase: rig.extensionBase });
+  });
+  afterAll(async () => {
+    await plain?.close();
+    await rig?.close();
+    await site?.close();
+    if (plainDir) rmSync(plainDir, { recursive: true, force: true });
+  });
+
+  it('a page in a tab that is not shared sees exactly what it sees in a browser without Oriel', async () => {
+    // Oriel is at work meanwhile: another tab is shared and read by an agent.
+    await rig.open(`${site.url}/probe.html?other`);
+    await rig.share('probe.html?other');
+    const read = await call(client, 'snapshot');
+    expect(read.isError, read.text).toBe(false);
+
+    const page = await rig.open(url());
+    page.on('dialog', (d) => void d.accept());
+    const seen = await probeIn(page, { alert: true, extensionBase: rig.extensionBase });
+    expect(differences(seen, baseline)).toEqual([]);
+    expect(seen).toEqual(baseline);
+    // The probe does look: its answer is not empty.
+    expect(Object.keys(baseline.natives).length).toBeGreaterThan(300);
+    expect(baseline.extensionFiles).toEqual({ 'manifest.json': 'refused', 'extension/main/index.iife.js': 'refused', 'extension/content/index.iife.js': 'refused', 'icons/oriel-16.png': 'refused' });
+    await rig.share('probe.html?other', false);
+    await page.close();
+  });
+});
