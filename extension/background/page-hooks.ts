@@ -1,20 +1,27 @@
-// Puts Oriel's page-world script (extension/main/) into the documents of shared tabs, and only there
-// (docs/architecture.md, "What a page can see"): into every frame of a tab when it becomes shared, and into each
-// document a shared tab commits afterwards, as early as the browser lets an extension. Tabs that are not shared never
-// receive it. The one place that decides page-world injection; other modules (a restarted background re-sharing its
-// tabs) call {@link injectPageHooks}.
+// Puts Oriel's page-world script (extension/main/) into the documents of shared tabs (docs/architecture.md, "What a
+// page can see"). The one place that decides page-world injection; other modules (a restarted background that shares
+// its tabs again) call {@link injectPageHooks} or {@link syncPageHooks}. Two ways in, because browsers let an extension
+// run a script before a page's own only for documents picked by URL, never by tab:
+// - registered by host: while a tab is shared, documents of its top document's scheme and host (any port; a match
+//   pattern has no port in Firefox) load the script at document_start, before any page script. A tab the person did
+//   not share, on that host, gets it too: the price of arriving first, paid only on hosts the person is sharing.
+// - injected by tab: at sharing, into every frame of the tab, and at each document a shared tab commits on another
+//   host (a navigation elsewhere, a cross-host frame), as early as the browser lets it — usually after the page's first
+//   scripts. The script then tells the content script it came late, and agents are told what that cost.
+// Tabs that are not shared, on hosts no shared tab shows, never receive it.
 /// <reference types="@crxjs/vite-plugin/client" />
 import MAIN_SCRIPT from '../main/index.iife.ts?script&iife';
 import { isShared, onSharingChanged, sharedTabIds } from './sharing.js';
 
+/** Id of the registration by host (`scripting.registerContentScripts`). */
+const REGISTRATION = 'oriel-page-world';
+
 /**
- * Injects the page-world script into tab `tab`: into frame `frameId` only, or into every frame (about:blank and
- * srcdoc frames included) when omitted. `injectImmediately` asks the browser not to wait for the document to load:
- * the script then usually runs before the page's first script, but the browser does not promise it
- * (https://developer.chrome.com/docs/extensions/reference/api/scripting#type-ScriptInjection); the script tells the
- * content script when it arrived after page scripts had run, and agents are told what that costs.
- * A second injection into the same document is refused by the script itself (extension/main/index.iife.ts).
- * Never throws: a tab that closed or shows a page extensions may not touch is skipped.
+ * Injects the page-world script into tab `tab`: into frame `frameId` only, or into every frame when omitted.
+ * `injectImmediately` asks the browser not to wait for the document to load, without promising to come before page
+ * scripts (https://developer.chrome.com/docs/extensions/reference/api/scripting#type-ScriptInjection). A second copy in
+ * a document installs nothing (extension/main/hello.ts). Never throws: a closed tab, or a page extensions may not
+ * touch, is skipped.
  */
 export async function injectPageHooks(tab: number, frameId?: number): Promise<void> {
   await chrome.scripting
@@ -27,20 +34,82 @@ export async function injectPageHooks(tab: number, frameId?: number): Promise<vo
     .catch(() => undefined);
 }
 
+/**
+ * The match pattern of the scheme and host of `url` (https://developer.chrome.com/docs/extensions/develop/concepts/match-patterns),
+ * or undefined for URLs a host pattern cannot name safely (file:, data:, about:, extension pages).
+ */
+export function hostPattern(url: string | undefined): string | undefined {
+  if (!url) return undefined;
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return undefined;
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') return undefined;
+  return `${u.protocol}//${u.hostname}/*`;
+}
+
+/** The patterns registered now (undefined: not known since this background started). */
+let registered: string[] | undefined;
+/** Updates run one after another: each reads the shared tabs afresh. */
+let queue: Promise<void> = Promise.resolve();
+
+/** Registers the page-world script for the hosts the shared tabs show now (none: unregistered). Resolves when done. */
+export function syncPageHooks(): Promise<void> {
+  queue = queue.then(applyRegistration, applyRegistration);
+  return queue;
+}
+
+async function applyRegistration(): Promise<void> {
+  const tabs = await Promise.all((await sharedTabIds()).map((id) => chrome.tabs.get(id).catch(() => undefined)));
+  const patterns = [...new Set(tabs.map((t) => hostPattern(t?.url)).filter((p): p is string => p !== undefined))].sort();
+  if (registered === undefined) {
+    const existing = await chrome.scripting.getRegisteredContentScripts({ ids: [REGISTRATION] }).catch(() => []);
+    registered = existing[0]?.matches ?? [];
+    if (existing.length === 0 && patterns.length === 0) return;
+    if (existing.length > 0) {
+      await chrome.scripting.unregisterContentScripts({ ids: [REGISTRATION] }).catch(() => undefined);
+      registered = [];
+    }
+  }
+  if (patterns.join('\n') === registered.join('\n')) return;
+  if (registered.length > 0) await chrome.scripting.unregisterContentScripts({ ids: [REGISTRATION] }).catch(() => undefined);
+  registered = [];
+  if (patterns.length === 0) return;
+  await chrome.scripting.registerContentScripts([
+    { id: REGISTRATION, js: [MAIN_SCRIPT], matches: patterns, runAt: 'document_start', allFrames: true, world: 'MAIN', persistAcrossSessions: false },
+  ]);
+  registered = patterns;
+}
+
 /** Tabs known shared at the last change, to inject only into the newly shared ones. */
 let known: Set<number> | undefined;
 
 /** Starts injecting: call once, synchronously at the background's top level (so a woken worker hears the commit). */
 export function startPageHooks(): void {
-  void sharedTabIds().then((ids) => (known ??= new Set(ids)));
+  void sharedTabIds().then((ids) => {
+    known ??= new Set(ids);
+    return syncPageHooks();
+  });
   chrome.webNavigation.onCommitted.addListener((details) => {
     if (details.tabId < 0) return;
-    void isShared(details.tabId).then((shared) => (shared ? injectPageHooks(details.tabId, details.frameId) : undefined));
+    void isShared(details.tabId).then(async (shared) => {
+      if (!shared) return;
+      // A top document on another host: its host is registered for the documents that follow.
+      if (details.frameId === 0) void syncPageHooks();
+      // A document of a registered host had the script before its own (the second copy would install nothing).
+      const pattern = hostPattern(details.url);
+      if (pattern !== undefined && registered?.includes(pattern)) return;
+      await injectPageHooks(details.tabId, details.frameId);
+    });
   });
   onSharingChanged(() => {
-    void sharedTabIds().then((now) => {
+    void sharedTabIds().then(async (now) => {
       const before = known ?? new Set<number>();
       known = new Set(now);
+      // Registered first, so that a page reloaded once the tab shows the script has it before its own.
+      await syncPageHooks().catch(() => undefined);
       for (const tab of now) if (!before.has(tab)) void injectPageHooks(tab);
     });
   });

@@ -1,5 +1,6 @@
-// What the MAIN-world scripts use of the page's globals, taken once at document_start before any page script runs, so
-// a page that later replaces JSON, CustomEvent or addEventListener does not change how Oriel's side behaves. (A page
+// What the MAIN-world scripts use of the page's globals, taken once when the script arrives — before any page script
+// where the browser allows it (extension/background/page-hooks.ts) — so a page that later replaces JSON, CustomEvent or
+// addEventListener does not change how Oriel's side behaves. (A page
 // can still break its own tools; it cannot make Oriel do anything else: the content script treats all it hears as
 // page content.)
 const win = window;

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BROWSERS, call, FIXTURES, launchRig, serveFixtures, until, type BrowserKind, type Rig } from './harness.js';
+import { BROWSERS, call, FIXTURES, launchRig, serveFixtures, type BrowserKind, type Rig } from './harness.js';
 
 /** What probe.html reports (see its `window.probe`). */
 type Probe = Record<string, unknown> & { natives: Record<string, string>; frame: Probe | string | undefined };
@@ -42,7 +42,8 @@ describe.each(BROWSERS)('what a page can see of Oriel in %s', (kind) => {
   let site: Awaited<ReturnType<typeof serveFixtures>>;
   let client: Client;
   let baseline: Probe;
-  const url = () => `${site.url}/probe.html`;
+  /** The probe page on a host no tab is shared on (the tabs shared here are on 127.0.0.1: another host, same server). */
+  const unsharedUrl = () => `${site.url.replace('127.0.0.1', 'localhost')}/probe.html`;
 
   beforeAll(async () => {
     site = await serveFixtures(path.join(FIXTURES, 'footprint'));
@@ -51,7 +52,7 @@ describe.each(BROWSERS)('what a page can see of Oriel in %s', (kind) => {
     client = await rig.client('modern', 'footprint-test');
     const page = await plain.newPage();
     page.on('dialog', (d) => void d.accept());
-    await page.goto(url(), { waitUntil: 'load' });
+    await page.goto(unsharedUrl(), { waitUntil: 'load' });
     baseline = await probeIn(page, { alert: true, extensionBase: rig.extensionBase });
   });
   afterAll(async () => {
@@ -68,7 +69,7 @@ describe.each(BROWSERS)('what a page can see of Oriel in %s', (kind) => {
     const read = await call(client, 'snapshot');
     expect(read.isError, read.text).toBe(false);
 
-    const page = await rig.open(url());
+    const page = await rig.open(unsharedUrl());
     page.on('dialog', (d) => void d.accept());
     const seen = await probeIn(page, { alert: true, extensionBase: rig.extensionBase });
     expect(differences(seen, baseline)).toEqual([]);
@@ -77,6 +78,41 @@ describe.each(BROWSERS)('what a page can see of Oriel in %s', (kind) => {
     expect(Object.keys(baseline.natives).length).toBeGreaterThan(300);
     expect(baseline.extensionFiles).toEqual({ 'manifest.json': 'refused', 'extension/main/index.iife.js': 'refused', 'extension/content/index.iife.js': 'refused', 'icons/oriel-16.png': 'refused' });
     await rig.share('probe.html?other', false);
+    await page.close();
+  });
+
+  it('a shared tab shows the documented changes and nothing else', async () => {
+    const page = await rig.open(`${site.url}/probe.html?shared`);
+    page.on('dialog', (d) => void d.accept());
+    await rig.share('probe.html?shared');
+    // Sharing put the page script into the loaded page (after the page's own scripts) …
+    await page.waitForFunction(() => 'modelContext' in document);
+    // … and into every document of its host from now on, before the page's own scripts.
+    await page.reload({ waitUntil: 'load' });
+    const seen = await probeIn(page, { alert: true, extensionBase: rig.extensionBase });
+    const top = [
+      // document.modelContext (Oriel's, where the browser has none: both browsers here).
+      'documentKeys', 'modelContextIn', 'natives.document.modelContext',
+      // alert, confirm and prompt: the same descriptors, names and lengths, another Function.prototype.toString.
+      'natives.window.alert', 'natives.window.confirm', 'natives.window.prompt',
+      // HTMLElement.prototype.attachInternals: likewise.
+      'natives.HTMLElement.attachInternals',
+      // A dialog asks the content script by an event on window, from Oriel's code (which shows in a stack).
+      'alert.foreignFrames', 'log.events',
+      // Firefox resolves its standard globals when first used: the page script uses some before the page does, so
+      // the page finds more of them already defined on window.
+      ...(kind === 'firefox' ? ['firstScript.names', 'globals'] : []),
+    ];
+    const inFrame = top.filter((k) => !k.startsWith('alert.') && k !== 'log.events').map((k) => `frame.${k}`);
+    expect(differences(seen, baseline).sort()).toEqual([...top, ...inFrame].sort());
+    expect((seen.log as { events: string[] }).events).toEqual(['window:oriel-dialog:false']);
+    expect(seen.alert).toMatchObject({ conversions: 1 });
+    // Only the text of the wrappers differs from the natives: descriptor, name, length, own keys, prototype are kept.
+    const withoutText = (shape: string) => shape.split('|').filter((_, i) => i !== 2).join('|');
+    for (const k of ['window.alert', 'window.confirm', 'window.prompt', 'HTMLElement.attachInternals']) {
+      expect(withoutText(seen.natives[k]!), k).toBe(withoutText(baseline.natives[k]!));
+    }
+    await rig.share('probe.html?shared', false);
     await page.close();
   });
 });
