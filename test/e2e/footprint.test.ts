@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BROWSERS, call, FIXTURES, launchRig, serveFixtures, type BrowserKind, type Rig } from './harness.js';
+import { BROWSERS, call, FIXTURES, launchRig, serveFixtures, until, type BrowserKind, type Rig } from './harness.js';
 
 /** What probe.html reports (see its `window.probe`). */
 type Probe = Record<string, unknown> & { natives: Record<string, string>; frame: Probe | string | undefined };
@@ -113,6 +113,31 @@ describe.each(BROWSERS)('what a page can see of Oriel in %s', (kind) => {
       expect(withoutText(seen.natives[k]!), k).toBe(withoutText(baseline.natives[k]!));
     }
     await rig.share('probe.html?shared', false);
+    await page.close();
+  });
+
+  it('a tab shared after its page loaded: agents are told what the page script missed, and a reload recovers it', async () => {
+    const page = await rig.open(`${site.url}/late.html`);
+    await rig.share('late.html');
+    await until(async () => ((await call(client, 'list_sessions')).structured.sessions as unknown[] | undefined)?.length === 1 || undefined, 20_000, 'the shared tab to become a session');
+    const before = await call(client, 'snapshot');
+    expect(before.isError, before.text).toBe(false);
+    expect(before.text).toMatch(/note: this page loaded before Oriel's page script reached it .*ElementInternals.* reload the tab/);
+    expect(before.text).not.toMatch(/switch "Dark mode"/);
+    const listed = await call(client, 'list_tab_operations');
+    expect(listed.structured).toMatchObject({ provider: 'oriel', operations: [] });
+    expect(listed.structured.note).toMatch(/Reload the tab/);
+    expect(listed.text).toMatch(/Note: .*Reload the tab/);
+
+    await page.reload({ waitUntil: 'load' });
+    expect(await page.evaluate(() => (window as unknown as { registered: boolean }).registered)).toBe(true);
+    const after = await call(client, 'snapshot');
+    expect(after.text).toMatch(/switch "Dark mode" .*checked/);
+    expect(after.text).not.toMatch(/ElementInternals/);
+    const relisted = await call(client, 'list_tab_operations');
+    expect((relisted.structured.operations as Array<{ name: string }>).map((o) => o.name)).toEqual(['ping']);
+    expect(relisted.structured.note).toBeUndefined();
+    await rig.share('late.html', false);
     await page.close();
   });
 });
