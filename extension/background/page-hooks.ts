@@ -12,6 +12,7 @@
 /// <reference types="@crxjs/vite-plugin/client" />
 import MAIN_SCRIPT from '../main/index.iife.ts?script&iife';
 import { isShared, onSharingChanged, sharedTabIds } from './sharing.js';
+import { hostPattern } from './host-pattern.js';
 
 /** Id of the registration by host (`scripting.registerContentScripts`). */
 const REGISTRATION = 'oriel-page-world';
@@ -32,22 +33,6 @@ export async function injectPageHooks(tab: number, frameId?: number): Promise<vo
       files: [MAIN_SCRIPT],
     })
     .catch(() => undefined);
-}
-
-/**
- * The match pattern of the scheme and host of `url` (https://developer.chrome.com/docs/extensions/develop/concepts/match-patterns),
- * or undefined for URLs a host pattern cannot name safely (file:, data:, about:, extension pages).
- */
-export function hostPattern(url: string | undefined): string | undefined {
-  if (!url) return undefined;
-  let u: URL;
-  try {
-    u = new URL(url);
-  } catch {
-    return undefined;
-  }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') return undefined;
-  return `${u.protocol}//${u.hostname}/*`;
 }
 
 /** The patterns registered now (undefined: not known since this background started). */
