@@ -11,6 +11,8 @@
 // Tabs that are not shared, on hosts no shared tab shows, never receive it.
 /// <reference types="@crxjs/vite-plugin/client" />
 import MAIN_SCRIPT from '../main/index.iife.ts?script&iife';
+import GATED_SCRIPT from '../main/gated.iife.ts?script&iife';
+import { SHARED_MARK } from '../../shared/page-channel.js';
 import { isShared, onSharingChanged, sharedTabIds } from './sharing.js';
 import { hostPattern } from './host-pattern.js';
 
@@ -18,16 +20,22 @@ import { hostPattern } from './host-pattern.js';
 const REGISTRATION = 'oriel-page-world';
 
 /**
- * Injects the page-world script into tab `tab`: into frame `frameId` only, or into every frame when omitted.
+ * Marks tab `tab` shared and injects the page-world script: into frame `frameId` only, or into every frame when
+ * omitted. For one frame, `url` (its document's) lets a document that already has the registered copy be skipped.
  * `injectImmediately` asks the browser not to wait for the document to load, without promising to come before page
  * scripts (https://developer.chrome.com/docs/extensions/reference/api/scripting#type-ScriptInjection). A second copy in
  * a document installs nothing (extension/main/hello.ts). Never throws: a closed tab, or a page extensions may not
  * touch, is skipped.
  */
-export async function injectPageHooks(tab: number, frameId?: number): Promise<void> {
+export async function injectPageHooks(tab: number, frameId?: number, url?: string): Promise<void> {
+  const target = frameId === undefined ? { tabId: tab, allFrames: true } : { tabId: tab, frameIds: [frameId] };
+  const marked = await markShared(target, true);
+  // A document that started under the mark, on a registered host, has the page script already, from before its own.
+  const pattern = hostPattern(url);
+  if (marked && pattern !== undefined && registered?.includes(pattern)) return;
   await chrome.scripting
     .executeScript({
-      target: frameId === undefined ? { tabId: tab, allFrames: true } : { tabId: tab, frameIds: [frameId] },
+      target,
       world: 'MAIN',
       injectImmediately: true,
       files: [MAIN_SCRIPT],
@@ -63,9 +71,36 @@ async function applyRegistration(): Promise<void> {
   registered = [];
   if (patterns.length === 0) return;
   await chrome.scripting.registerContentScripts([
-    { id: REGISTRATION, js: [MAIN_SCRIPT], matches: patterns, runAt: 'document_start', allFrames: true, world: 'MAIN', persistAcrossSessions: false },
+    { id: REGISTRATION, js: [GATED_SCRIPT], matches: patterns, runAt: 'document_start', allFrames: true, world: 'MAIN', persistAcrossSessions: false },
   ]);
   registered = patterns;
+}
+
+/**
+ * Sets (or removes) the tab's mark in the session storage of the frames of `target`, from the isolated world (which
+ * shares the page's storage): the page script registered by host installs itself only under it. Resolves whether the
+ * mark was there before in every frame reached. Never throws.
+ */
+async function markShared(target: chrome.scripting.InjectionTarget, shared: boolean): Promise<boolean> {
+  const results = await chrome.scripting
+    .executeScript({
+      target,
+      injectImmediately: true,
+      func: (key: string, on: boolean) => {
+        try {
+          const had = sessionStorage.getItem(key) === '1';
+          if (on) sessionStorage.setItem(key, '1');
+          else sessionStorage.removeItem(key);
+          return had;
+        } catch {
+          return false; // storage refused: this document gets the page script by tab only
+        }
+      },
+      args: [SHARED_MARK, shared],
+    })
+    .catch(() => []);
+  // Whether every frame reached had the mark already (as its document started, for a frame that just committed).
+  return results.length > 0 && results.every((r) => r.result === true);
 }
 
 /** Tabs known shared at the last change, to inject only into the newly shared ones. */
@@ -83,10 +118,7 @@ export function startPageHooks(): void {
       if (!shared) return;
       // A top document on another host: its host is registered for the documents that follow.
       if (details.frameId === 0) void syncPageHooks();
-      // A document of a registered host had the script before its own (the second copy would install nothing).
-      const pattern = hostPattern(details.url);
-      if (pattern !== undefined && registered?.includes(pattern)) return;
-      await injectPageHooks(details.tabId, details.frameId);
+      await injectPageHooks(details.tabId, details.frameId, details.url);
     });
   });
   onSharingChanged(() => {
@@ -96,6 +128,8 @@ export function startPageHooks(): void {
       // Registered first, so that a page reloaded once the tab shows the script has it before its own.
       await syncPageHooks().catch(() => undefined);
       for (const tab of now) if (!before.has(tab)) void injectPageHooks(tab);
+      // Unshared: its frames lose the mark (documents already loaded keep the page script until they unload).
+      for (const tab of before) if (!known.has(tab)) void markShared({ tabId: tab, allFrames: true }, false);
     });
   });
 }

@@ -69,16 +69,20 @@ describe.each(BROWSERS)('what a page can see of Oriel in %s', (kind) => {
     const read = await call(client, 'snapshot');
     expect(read.isError, read.text).toBe(false);
 
-    const page = await rig.open(unsharedUrl());
-    page.on('dialog', (d) => void d.accept());
-    const seen = await probeIn(page, { alert: true, extensionBase: rig.extensionBase });
-    expect(differences(seen, baseline)).toEqual([]);
-    expect(seen).toEqual(baseline);
+    // On another host, and on the very host of the shared tab (where the page script is registered, and finds the
+    // tab unshared before touching anything).
+    for (const url of [unsharedUrl(), `${site.url}/probe.html`]) {
+      const page = await rig.open(url);
+      page.on('dialog', (d) => void d.accept());
+      const seen = await probeIn(page, { alert: true, extensionBase: rig.extensionBase });
+      expect(differences(seen, baseline), url).toEqual([]);
+      expect(seen).toEqual(baseline);
+      await page.close();
+    }
     // The probe does look: its answer is not empty.
     expect(Object.keys(baseline.natives).length).toBeGreaterThan(300);
     expect(baseline.extensionFiles).toEqual({ 'manifest.json': 'refused', 'extension/main/index.iife.js': 'refused', 'extension/content/index.iife.js': 'refused', 'icons/oriel-16.png': 'refused' });
     await rig.share('probe.html?other', false);
-    await page.close();
   });
 
   it('a shared tab shows the documented changes and nothing else', async () => {
@@ -97,6 +101,8 @@ describe.each(BROWSERS)('what a page can see of Oriel in %s', (kind) => {
       'natives.window.alert', 'natives.window.confirm', 'natives.window.prompt',
       // HTMLElement.prototype.attachInternals: likewise.
       'natives.HTMLElement.attachInternals',
+      // The tab's mark in session storage (oriel-shared-tab), which the page script registered by host looks for.
+      'storage',
       // A dialog asks the content script by an event on window, from Oriel's code (which shows in a stack).
       'alert.foreignFrames', 'log.events',
       // Firefox resolves its standard globals when first used: the page script uses some before the page does, so
@@ -106,6 +112,7 @@ describe.each(BROWSERS)('what a page can see of Oriel in %s', (kind) => {
     const inFrame = top.filter((k) => !k.startsWith('alert.') && k !== 'log.events').map((k) => `frame.${k}`);
     expect(differences(seen, baseline).sort()).toEqual([...top, ...inFrame].sort());
     expect((seen.log as { events: string[] }).events).toEqual(['window:oriel-dialog:false']);
+    expect(seen.storage).toEqual(['oriel-shared-tab']);
     expect(seen.alert).toMatchObject({ conversions: 1 });
     // Only the text of the wrappers differs from the natives: descriptor, name, length, own keys, prototype are kept.
     const withoutText = (shape: string) => shape.split('|').filter((_, i) => i !== 2).join('|');
