@@ -3,12 +3,11 @@
 // its tabs again) call {@link injectPageHooks} or {@link syncPageHooks}. Two ways in, because browsers let an extension
 // run a script before a page's own only for documents picked by URL, never by tab:
 // - registered by host: while a tab is shared, documents of its top document's scheme and host (any port; a match
-//   pattern has no port in Firefox) load the script at document_start, before any page script. A tab the person did
-//   not share, on that host, gets it too: the price of arriving first, paid only on hosts the person is sharing.
-// - injected by tab: at sharing, into every frame of the tab, and at each document a shared tab commits on another
-//   host (a navigation elsewhere, a cross-host frame), as early as the browser lets it — usually after the page's first
+//   pattern has no port in Firefox) load a gated copy at document_start, before any page script. It installs itself
+//   only under the tab's mark in session storage (per tab and origin), which this module sets in shared tabs' frames.
+// - injected by tab: at sharing, into every frame of the tab, and at each document a shared tab commits that did not
+//   start under the mark on a registered host, as early as the browser lets it — usually after the page's first
 //   scripts. The script then tells the content script it came late, and agents are told what that cost.
-// Tabs that are not shared, on hosts no shared tab shows, never receive it.
 /// <reference types="@crxjs/vite-plugin/client" />
 import MAIN_SCRIPT from '../main/index.iife.ts?script&iife';
 import GATED_SCRIPT from '../main/gated.iife.ts?script&iife';
