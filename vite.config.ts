@@ -3,6 +3,7 @@ import { defineConfig } from 'vite';
 import { crx } from '@crxjs/vite-plugin';
 import base from './manifest.json' with { type: 'json' };
 import { stripZodJitPlugin } from './scripts/strip-zod-jit.js';
+import { noWebAccessiblePlugin } from './scripts/no-web-accessible.js';
 
 const browser = process.env.ORIEL_BROWSER === 'firefox' ? 'firefox' : 'chrome';
 
@@ -33,7 +34,7 @@ function manifestFor(target: 'chrome' | 'firefox') {
 }
 
 export default defineConfig({
-  plugins: [crx({ manifest: manifestFor(browser) as never, browser }), stripZodJitPlugin()],
+  plugins: [crx({ manifest: manifestFor(browser) as never, browser }), stripZodJitPlugin(), noWebAccessiblePlugin()],
   // extension/build-target.ts: lets each build leave out what only the other browser can run.
   define: { __ORIEL_BROWSER__: JSON.stringify(browser) },
   build: {

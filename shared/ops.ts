@@ -268,6 +268,11 @@ export const ListTabOperationsResult = z.object({
   operations: z.array(PageToolSchema),
   /** Tools left out: over the count bound, or with a name an agent could not pass back. */
   skipped: z.number().int(),
+  /**
+   * Set when Oriel's page API reached the document after the page's own scripts, or not at all: tools the page tried to
+   * register before then are missing (docs/architecture.md, "What a page can see").
+   */
+  note: z.string().optional(),
 });
 export type ListTabOperationsResult = z.infer<typeof ListTabOperationsResult>;
 

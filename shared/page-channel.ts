@@ -59,3 +59,17 @@ export const INTERNALS_FIELDS = [
   'ariaRequired', 'ariaInvalid', 'ariaReadOnly', 'ariaCurrent', 'ariaHidden', 'ariaValueNow', 'ariaValueText',
   'ariaDescription', 'ariaPlaceholder', 'ariaModal', 'ariaMultiSelectable',
 ] as const;
+
+/**
+ * MAIN → content, dispatched on `document` when the page-world script arrives in a document (cancelable): `detail` =
+ * JSON `{ late: boolean }`, true when page scripts may have run before it. The content script cancels it when the
+ * document already has the script, and the second copy then installs nothing.
+ */
+export const PAGE_HOOKS_HELLO = 'oriel-page-hooks';
+
+/**
+ * Session-storage key the background sets to "1" in the frames of a tab when it shares it (and removes at unsharing):
+ * the page script registered by host installs itself only where it finds it. Session storage is per tab and origin and
+ * survives reloads and navigations within the origin, so it marks the tab for the documents that follow.
+ */
+export const SHARED_MARK = 'oriel-shared-tab';

@@ -27,9 +27,12 @@ import { CHROMIUM_BUILD } from '../build-target.js';
 import { originOf } from '../consent/rules.js';
 import { onLateBrowserStart, restoredSharedTabs, watchBrowserSession, browserSessionReady } from './session-mirror.js';
 import { ensureContentScripts } from './inject.js';
+import { startPageHooks } from './page-hooks.js';
 
 watchBrowserSession();
 acceptLifelines();
+// Oriel's page-world script, into shared tabs' documents only.
+startPageHooks();
 // Content → background, mid-action: trusted input for a call the background offered it to (Chromium build only).
 if (CHROMIUM_BUILD) watchTrustedInput();
 

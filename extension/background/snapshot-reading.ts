@@ -37,6 +37,8 @@ export class Reading {
   /** The page changed while it was read; a modal was found after lines outside it were given. */
   changed = false;
   lateModal = false;
+  /** A frame met custom elements whose ElementInternals could not be read (the page script came late or not at all). */
+  internalsUnknown = false;
   /** Milliseconds the frames' content scripts spent on this reading (their own count). */
   contentMs = 0;
   /** The top frame's document, URL and title (the page header). */
@@ -161,6 +163,7 @@ export class Reading {
     if (reply.changed) this.changed = true;
     if (typeof reply.ms === 'number') this.contentMs += reply.ms;
     if (reply.lateModal) this.lateModal = true;
+    if (reply.internalsUnknown) this.internalsUnknown = true;
     for (const l of reply.lines) this.put(level.depth ? { ...l, d: l.d + level.depth } : l);
     if (reply.done) this.stack.pop();
     if (reply.stop) {

@@ -173,6 +173,13 @@ async function snapshotOf(tab: number, args: SnapshotArgs, deadline: number): Pr
   return since(k, args.since, budget, deadline);
 }
 
+/**
+ * The note for custom elements whose ElementInternals Oriel could not read: its page script reached their document
+ * after the page's own scripts (docs/architecture.md, "What a page can see").
+ */
+const INTERNALS_UNKNOWN_NOTE =
+  "note: this page loaded before Oriel's page script reached it (shared after loading, or from another site): roles, names and states its custom elements set through ElementInternals are not shown; reload the tab to read them";
+
 /** Shows the next page of `k`'s outline: header, notes, as many lines as fit, coverage, and a cursor for the rest. */
 async function page(k: Kept, budget: number, deadline: number, notes: string[], contentBefore = k.reading.contentMs): Promise<SnapshotResult> {
   const r = k.reading;
@@ -183,6 +190,7 @@ async function page(k: Kept, budget: number, deadline: number, notes: string[], 
   const loading = loadingNote(r.top.ready_state);
   if (loading) notes = [loading, ...notes];
   if (r.lateModal) notes = [...notes, 'note: a modal dialog was found after the first lines were read; controls outside it shown before are not marked inert'];
+  if (r.internalsUnknown) notes = [...notes, INTERNALS_UNKNOWN_NOTE];
   const p = composePage({
     meta: { ...shownTop(k), snapshot: k.id },
     notes,

@@ -16,7 +16,9 @@ import { bridgeHandlers, startBridge } from './bridge.js';
 import { pageToolHandlers } from './page-tools.js';
 import { watchSecretSubmissions } from './form-watch.js';
 import { holdLifeline } from './lifeline.js';
+import { watchPageHooks } from './page-hooks.js';
 
+watchPageHooks();
 watchSecretSubmissions();
 import { armDialogs, disarmDialogs, unansweredDialogError } from './dialogs.js';
 

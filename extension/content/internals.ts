@@ -4,11 +4,23 @@
 // attaches them and answers, for one element at a time, through the events of shared/page-channel.ts dispatched on
 // that element. Used by the snapshot walker (roles, names, states) and by actions (a disabled control is refused).
 import { INTERNALS_FIELDS, INTERNALS_QUERY, INTERNALS_REPLY } from '../../shared/page-channel.js';
+import { pageHooks } from './page-hooks.js';
 
 export type InternalsField = (typeof INTERNALS_FIELDS)[number];
 export type Internals = Partial<Record<InternalsField, string>>;
 
 const MAX_ANSWER = 4000;
+
+/** A defined custom element went unanswered while the page script came late or not at all (see {@link internalsMissed}). */
+let missed = false;
+
+/**
+ * Whether this document showed a defined custom element whose internals could not be asked: the page script reached
+ * the document after the page's own scripts (internals attached before it are unknown to it) or not at all.
+ */
+export function internalsMissed(): boolean {
+  return missed;
+}
 
 /**
  * The ARIA values a custom element set through its ElementInternals, or undefined when it has none (or is not a
@@ -27,6 +39,7 @@ export function internalsOf(el: Element): Internals | undefined {
   } finally {
     el.removeEventListener(INTERNALS_REPLY, listen);
   }
+  if (answer === undefined && pageHooks() !== 'early' && el.matches(':defined')) missed = true;
   if (typeof answer !== 'string' || answer.length > MAX_ANSWER) return undefined;
   let parsed: unknown;
   try {

@@ -8,7 +8,19 @@ import { MainResultSchema, MainToolsSchema, PAGE_TOOL_LIMITS, PageToolNameSchema
 import { WEBMCP_CALL, WEBMCP_LIST, WEBMCP_RESULT, WEBMCP_TOOLS } from '../../shared/page-channel.js';
 import { jsonBytes } from '../../shared/bridge.js';
 import { currentRegistry } from './document.js';
+import { pageHooks } from './page-hooks.js';
 import type { ContentContext, ContentHandlers } from './handlers.js';
+
+/**
+ * What agents are told when Oriel's page API came after the page's own scripts, or never came: a page that registers
+ * its tools as it loads found no `document.modelContext` then (docs/architecture.md, "What a page can see").
+ */
+function lateNote(): string | undefined {
+  const hooks = pageHooks();
+  if (hooks === 'late') return "This page loaded before Oriel's page API reached it (the tab was shared after the page loaded, or the page came from another site): operations it registered while loading are missing. Reload the tab to list them.";
+  if (hooks === 'missing') return "Oriel's page API has not reached this page (it reaches shared tabs only): the page could register no operations. Reload the tab to let it.";
+  return undefined;
+}
 
 /** A request id for the MAIN-world channel (random: `crypto.randomUUID` needs a secure context, pages may lack one). */
 function requestId(): string {
@@ -210,7 +222,8 @@ export const pageToolHandlers: ContentHandlers = {
   list_tab_operations: async () => {
     if (window !== window.top) throw orielError('unsupported', 'Page operations belong to the top document of the tab.');
     const { provider, tools } = await describe();
-    return { document: currentRegistry().namespace, url: location.href, provider, ...bounded(tools) };
+    const note = provider === 'oriel' ? lateNote() : undefined;
+    return { document: currentRegistry().namespace, url: location.href, provider, ...bounded(tools), ...(note && { note }) };
   },
 
   call_tab_operation: async (args, ctx) => {

@@ -1,10 +1,13 @@
-// The page-world half of JavaScript dialogs (part of extension/main/index.iife.ts, before page scripts, every frame): lets the action under
+// The page-world half of JavaScript dialogs (part of extension/main/index.iife.ts, in shared tabs only): lets the action under
 // way answer the JavaScript dialogs it opens (https://html.spec.whatwg.org/multipage/timers-and-user-prompts.html).
 // Each alert/confirm/prompt asks Oriel's content script (extension/content/dialogs.ts) through a synchronous DOM event
 // first; when no Oriel action is running the browser's own dialog opens, for the person. Page scripts can see these
 // events and wrappers: they can only answer or fail their own dialogs, which they could do anyway.
 
-/** Wraps alert/confirm/prompt and listens for beforeunload first; call once, before any page script runs. */
+/**
+ * Wraps alert/confirm/prompt and listens for beforeunload; call once, ideally before any page script runs (a page script
+ * that kept the natives before it calls them unanswered, and its beforeunload listeners run before this one).
+ */
 export function installDialogs(): void {
   const QUESTION = 'oriel-dialog';
   const ANSWER = 'oriel-dialog-answer';
@@ -37,21 +40,24 @@ export function installDialogs(): void {
     }
   }
 
-  // Rest parameters keep the natives' `length` (0) and pass on exactly what the page passed.
-  w.alert = function alert(...args: [string?]): void {
-    if (ask('alert', args[0])) return;
-    return native.alert.apply(w, args);
-  };
-  w.confirm = function confirm(...args: [string?]): boolean {
-    const a = ask('confirm', args[0]);
-    if (a) return a.accept;
-    return native.confirm.apply(w, args);
-  };
-  w.prompt = function prompt(...args: [string?, string?]): string | null {
-    const a = ask('prompt', args[0], args[1]);
-    if (a) return a.accept ? a.text : null;
-    return native.prompt.apply(w, args);
-  };
+  // Proxies keep each native's name, length, descriptor and lack of `prototype`; only Function.prototype.toString
+  // tells them apart (docs/architecture.md, "What a page can see").
+  const apply = Reflect.apply;
+  const answerWith = <F extends (...args: never[]) => unknown>(type: 'alert' | 'confirm' | 'prompt', fallback: F): F =>
+    new Proxy(fallback, {
+      apply(target, _self, args: unknown[]) {
+        // Converted to text once, here, and passed on as text: the page's objects see one conversion, as natively.
+        const texts = args.slice(0, type === 'prompt' ? 2 : 1).map((v) => String(v));
+        const a = ask(type, texts[0], type === 'prompt' ? texts[1] : undefined);
+        if (!a) return apply(target, w, texts);
+        if (type === 'alert') return undefined;
+        if (type === 'confirm') return a.accept;
+        return a.accept ? a.text : null;
+      },
+    });
+  w.alert = answerWith('alert', native.alert);
+  w.confirm = answerWith('confirm', native.confirm);
+  w.prompt = answerWith('prompt', native.prompt);
   // Registered before any page script, so it runs first: an action that says to accept leaving keeps the page's
   // "leave site?" handlers from running (https://html.spec.whatwg.org/multipage/nav-history-apis.html#beforeunloadevent).
   listen.call(

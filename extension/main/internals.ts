@@ -30,5 +30,6 @@ export function installInternals(): void {
       return i;
     },
   });
-  Object.defineProperty(proto, 'attachInternals', { value: wrapped, writable: true, configurable: true, enumerable: false });
+  // The native's own descriptor, value aside (WebIDL operations are writable, enumerable and configurable).
+  Object.defineProperty(proto, 'attachInternals', { value: wrapped, writable: true, configurable: true, enumerable: true });
 }

@@ -1,29 +1,42 @@
-// What the MAIN-world scripts use of the page's globals, taken once at document_start before any page script runs, so
-// a page that later replaces JSON, CustomEvent or addEventListener does not change how Oriel's side behaves. (A page
+// What the MAIN-world scripts use of the page's globals, taken once when the page script installs itself — before any page script
+// where the browser allows it (extension/background/page-hooks.ts) — so a page that later replaces JSON, CustomEvent or
+// addEventListener does not change how Oriel's side behaves. (A page
 // can still break its own tools; it cannot make Oriel do anything else: the content script treats all it hears as
 // page content.)
-const win = window;
-const addListener = EventTarget.prototype.addEventListener;
-const dispatchEvent = EventTarget.prototype.dispatchEvent;
-const apply = Reflect.apply;
+/** Takes the page's globals as they are now (nothing is read before: a script that checks first touches nothing). */
+function take() {
+  const win = window;
+  const addListener = EventTarget.prototype.addEventListener;
+  const dispatchEvent = EventTarget.prototype.dispatchEvent;
+  const apply = Reflect.apply;
+  return {
+    parse: JSON.parse,
+    stringify: JSON.stringify,
+    CustomEvent,
+    Event,
+    EventTarget,
+    DOMException,
+    TypeError,
+    String,
+    /** `Reflect.apply` as it was. */
+    apply,
+    /** Dispatches `event` on `window`; false when a listener cancelled it. */
+    dispatch: (event: Event): boolean => apply(dispatchEvent, win, [event]) as boolean,
+    /** Listens on `window` for `type`. */
+    listen: (type: string, listener: (event: Event) => void): void => apply(addListener, win, [type, listener]),
+    /** Listens on `target` for `type`. */
+    listenOn: (target: EventTarget, type: string, listener: (event: Event) => void, options?: AddEventListenerOptions): void =>
+      apply(addListener, target, [type, listener, options]),
+    dispatchOn: (target: EventTarget, event: Event): boolean => apply(dispatchEvent, target, [event]) as boolean,
+  };
+}
 
-export const primordials = {
-  parse: JSON.parse,
-  stringify: JSON.stringify,
-  CustomEvent,
-  Event,
-  EventTarget,
-  DOMException,
-  TypeError,
-  String,
-  /** `Reflect.apply` as it was. */
-  apply,
-  /** Dispatches `event` on `window`; false when a listener cancelled it. */
-  dispatch: (event: Event): boolean => apply(dispatchEvent, win, [event]) as boolean,
-  /** Listens on `window` for `type`. */
-  listen: (type: string, listener: (event: Event) => void): void => apply(addListener, win, [type, listener]),
-  /** Listens on `target` for `type`. */
-  listenOn: (target: EventTarget, type: string, listener: (event: Event) => void, options?: AddEventListenerOptions): void =>
-    apply(addListener, target, [type, listener, options]),
-  dispatchOn: (target: EventTarget, event: Event): boolean => apply(dispatchEvent, target, [event]) as boolean,
-};
+export type Primordials = ReturnType<typeof take>;
+
+/** The globals taken by {@link takePrimordials}; read only after it ran. */
+export let primordials: Primordials;
+
+/** Takes the page's globals once; call first thing when installing. */
+export function takePrimordials(): void {
+  primordials ??= take();
+}

@@ -34,6 +34,11 @@ export interface LinesReply {
   changed: boolean;
   /** A modal dialog was found after lines outside it had already been given unmarked. */
   lateModal: boolean;
+  /**
+   * Custom elements were met whose ElementInternals Oriel cannot read: its page script reached the document after the
+   * page's own scripts, or not at all (docs/architecture.md, "What a page can see").
+   */
+  internalsUnknown?: boolean;
   /** Milliseconds this answer took in the page. */
   ms: number;
 }

@@ -45,6 +45,13 @@ export function pageToolsSuite(variant: PageToolsVariant): void {
       page = await rig.open(`${site.url}/tools.html`);
       await rig.share('tools.html');
       await until(async () => ((await tool('list_sessions')).structured.sessions as unknown[] | undefined)?.length === 1 || undefined, 20_000, 'the shared tab to become a session');
+      if (variant.provider === 'oriel') {
+        // Oriel's page API reaches shared tabs only, and this page registers its tools as it loads: once sharing put
+        // the API into the loaded page (its sign: document.modelContext), the page loads again with it from the start
+        // (docs/architecture.md, "What a page can see").
+        await page.waitForFunction(() => 'modelContext' in document);
+        await page.reload({ waitUntil: 'load' });
+      }
       await page.waitForFunction(() => document.getElementById('out')?.textContent === 'ready');
     });
     afterAll(async () => {

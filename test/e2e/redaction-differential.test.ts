@@ -242,4 +242,63 @@ describe.each(BROWSERS)('redaction as non-interference in %s', (kind) => {
     expect(get('reload after submit').structured.url).toMatch(/otp=\[redacted\]&cc=\[redacted\]&cvc=\[redacted\]&ct=\[redacted\]&pw=\[redacted\]/);
     expect(get('list_sessions after submit').text).toContain('pw=[redacted]');
   });
+
+  it("a secret <select> sized by its options moves what follows it on its line, and nothing else; its own box is painted out (the documented layout limit)", async () => {
+    /** The tab's screenshot and the select's box (CSS pixels) on one load of the page. */
+    const shoot = async (variant: '' | '?b') => {
+      const loaded = await full(t.legacy, 'navigate', { url: `${t.site.url}select-layout.html${variant}` });
+      expect(loaded.isError, loaded.text).toBe(false);
+      const box = await t.page.$eval('select', (el) => {
+        const r = el.getBoundingClientRect();
+        return { left: r.left, top: r.top, right: r.right, bottom: r.bottom, dpr: devicePixelRatio };
+      });
+      const shot = await full(t.legacy, 'screenshot', { format: 'png' });
+      expect(shot.image, shot.text).toBeTruthy();
+      return { box, image: shot.image! };
+    };
+    const a = await shoot('');
+    const b = await shoot('?b');
+    expect(b.box.right - b.box.left).toBeGreaterThan(a.box.right - a.box.left);
+    // Decoded by the browser itself: where the two images differ, and whether each select's box is one colour.
+    const found = await t.page.evaluate(async (one, two) => {
+      const pixels = async (b64: string) => {
+        const bitmap = await createImageBitmap(await (await fetch(`data:image/png;base64,${b64}`)).blob());
+        const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+        const g = canvas.getContext('2d')!;
+        g.drawImage(bitmap, 0, 0);
+        return g.getImageData(0, 0, bitmap.width, bitmap.height);
+      };
+      const [p, q] = [await pixels(one.image), await pixels(two.image)];
+      let diff: { left: number; top: number; right: number; bottom: number } | undefined;
+      for (let y = 0; y < Math.min(p.height, q.height); y++) {
+        for (let x = 0; x < Math.min(p.width, q.width); x++) {
+          const i = (y * p.width + x) * 4;
+          const j = (y * q.width + x) * 4;
+          if (p.data[i] === q.data[j] && p.data[i + 1] === q.data[j + 1] && p.data[i + 2] === q.data[j + 2]) continue;
+          diff = diff ? { left: Math.min(diff.left, x), top: Math.min(diff.top, y), right: Math.max(diff.right, x), bottom: Math.max(diff.bottom, y) } : { left: x, top: y, right: x, bottom: y };
+        }
+      }
+      /** The distinct colours inside a box (device pixels), its edges left out (anti-aliasing). */
+      const colours = (img: ImageData, box: { left: number; top: number; right: number; bottom: number; dpr: number }) => {
+        const seen = new Set<string>();
+        for (let y = Math.ceil(box.top * box.dpr) + 1; y < Math.floor(box.bottom * box.dpr) - 1; y++) {
+          for (let x = Math.ceil(box.left * box.dpr) + 1; x < Math.floor(box.right * box.dpr) - 1; x++) {
+            const i = (y * img.width + x) * 4;
+            seen.add(`${img.data[i]},${img.data[i + 1]},${img.data[i + 2]}`);
+          }
+        }
+        return seen.size;
+      };
+      return { diff, colours: [colours(p, one.box), colours(q, two.box)] };
+    }, a, b);
+    // Each select is painted out whole: one colour over its box.
+    expect(found.colours).toEqual([1, 1]);
+    // The screenshots differ (the limit docs/redaction.md names) only on the select's line, from its left edge on: the
+    // wider mask and the public button it pushed right. Everything above, below and before it is the same.
+    expect(found.diff).toBeDefined();
+    const dpr = a.box.dpr;
+    expect(found.diff!.left).toBeGreaterThanOrEqual(Math.floor((a.box.left - 4) * dpr));
+    expect(found.diff!.top).toBeGreaterThanOrEqual(Math.floor((Math.min(a.box.top, b.box.top) - 4) * dpr));
+    expect(found.diff!.bottom).toBeLessThanOrEqual(Math.ceil((Math.max(a.box.bottom, b.box.bottom) + 4) * dpr));
+  });
 });

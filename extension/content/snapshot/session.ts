@@ -2,6 +2,7 @@
 // it stopped (extension/content/snapshot/walk.ts, emit.ts). The background asks for lines by the character; a cursor
 // continues the same reading without walking the page again, as long as the place it stopped at is still there.
 // Counterpart: extension/background/snapshot.ts.
+import { internalsMissed } from '../internals.js';
 import { type Line, type LineFields, type WalkFlags } from '../../../shared/snapshot/index.js';
 import type { HandleRegistry } from '../registry.js';
 import { isSecretField } from '../redaction.js';
@@ -96,6 +97,7 @@ class Reading {
       dropped: this.walker.dropped,
       changed: this.changed,
       lateModal: this.lateModal,
+      ...(internalsMissed() && { internalsUnknown: true }),
       ms: Math.round((performance.now() - t0) * 10) / 10,
     };
     if (stop) reply.stop = stop;

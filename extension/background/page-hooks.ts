@@ -1,0 +1,134 @@
+// Puts Oriel's page-world script (extension/main/) into the documents of shared tabs (docs/architecture.md, "What a
+// page can see"). The one place that decides page-world injection; other modules (a restarted background that shares
+// its tabs again) call {@link injectPageHooks} or {@link syncPageHooks}. Two ways in, because browsers let an extension
+// run a script before a page's own only for documents picked by URL, never by tab:
+// - registered by host: while a tab is shared, documents of its top document's scheme and host (any port; a match
+//   pattern has no port in Firefox) load a gated copy at document_start, before any page script. It installs itself
+//   only under the tab's mark in session storage (per tab and origin), which this module sets in shared tabs' frames.
+// - injected by tab: at sharing, into every frame of the tab, and at each document a shared tab commits that did not
+//   start under the mark on a registered host, as early as the browser lets it — usually after the page's first
+//   scripts. The script then tells the content script it came late, and agents are told what that cost.
+/// <reference types="@crxjs/vite-plugin/client" />
+import MAIN_SCRIPT from '../main/index.iife.ts?script&iife';
+import GATED_SCRIPT from '../main/gated.iife.ts?script&iife';
+import { SHARED_MARK } from '../../shared/page-channel.js';
+import { isShared, onSharingChanged, sharedTabIds } from './sharing.js';
+import { hostPattern } from './host-pattern.js';
+
+/** Id of the registration by host (`scripting.registerContentScripts`). */
+const REGISTRATION = 'oriel-page-world';
+
+/**
+ * Marks tab `tab` shared and injects the page-world script: into frame `frameId` only, or into every frame when
+ * omitted. For one frame, `url` (its document's) lets a document that already has the registered copy be skipped.
+ * `injectImmediately` asks the browser not to wait for the document to load, without promising to come before page
+ * scripts (https://developer.chrome.com/docs/extensions/reference/api/scripting#type-ScriptInjection). A second copy in
+ * a document installs nothing (extension/main/hello.ts). Never throws: a closed tab, or a page extensions may not
+ * touch, is skipped.
+ */
+export async function injectPageHooks(tab: number, frameId?: number, url?: string): Promise<void> {
+  const target = frameId === undefined ? { tabId: tab, allFrames: true } : { tabId: tab, frameIds: [frameId] };
+  const marked = await markShared(target, true);
+  // A document that started under the mark, on a registered host, has the page script already, from before its own.
+  const pattern = hostPattern(url);
+  if (marked && pattern !== undefined && registered?.includes(pattern)) return;
+  await chrome.scripting
+    .executeScript({
+      target,
+      world: 'MAIN',
+      injectImmediately: true,
+      files: [MAIN_SCRIPT],
+    })
+    .catch(() => undefined);
+}
+
+/** The patterns registered now (undefined: not known since this background started). */
+let registered: string[] | undefined;
+/** Updates run one after another: each reads the shared tabs afresh. */
+let queue: Promise<void> = Promise.resolve();
+
+/** Registers the page-world script for the hosts the shared tabs show now (none: unregistered). Resolves when done. */
+export function syncPageHooks(): Promise<void> {
+  queue = queue.then(applyRegistration, applyRegistration);
+  return queue;
+}
+
+async function applyRegistration(): Promise<void> {
+  const tabs = await Promise.all((await sharedTabIds()).map((id) => chrome.tabs.get(id).catch(() => undefined)));
+  const patterns = [...new Set(tabs.map((t) => hostPattern(t?.url)).filter((p): p is string => p !== undefined))].sort();
+  if (registered === undefined) {
+    const existing = await chrome.scripting.getRegisteredContentScripts({ ids: [REGISTRATION] }).catch(() => []);
+    registered = existing[0]?.matches ?? [];
+    if (existing.length === 0 && patterns.length === 0) return;
+    if (existing.length > 0) {
+      await chrome.scripting.unregisterContentScripts({ ids: [REGISTRATION] }).catch(() => undefined);
+      registered = [];
+    }
+  }
+  if (patterns.join('\n') === registered.join('\n')) return;
+  if (registered.length > 0) await chrome.scripting.unregisterContentScripts({ ids: [REGISTRATION] }).catch(() => undefined);
+  registered = [];
+  if (patterns.length === 0) return;
+  await chrome.scripting.registerContentScripts([
+    { id: REGISTRATION, js: [GATED_SCRIPT], matches: patterns, runAt: 'document_start', allFrames: true, world: 'MAIN', persistAcrossSessions: false },
+  ]);
+  registered = patterns;
+}
+
+/**
+ * Sets (or removes) the tab's mark in the session storage of the frames of `target`, from the isolated world (which
+ * shares the page's storage): the page script registered by host installs itself only under it. Resolves whether the
+ * mark was there before in every frame reached. Never throws.
+ */
+async function markShared(target: chrome.scripting.InjectionTarget, shared: boolean): Promise<boolean> {
+  const results = await chrome.scripting
+    .executeScript({
+      target,
+      injectImmediately: true,
+      func: (key: string, on: boolean) => {
+        try {
+          const had = sessionStorage.getItem(key) === '1';
+          if (on) sessionStorage.setItem(key, '1');
+          else sessionStorage.removeItem(key);
+          return had;
+        } catch {
+          return false; // storage refused: this document gets the page script by tab only
+        }
+      },
+      args: [SHARED_MARK, shared],
+    })
+    .catch(() => []);
+  // Whether every frame reached had the mark already (as its document started, for a frame that just committed).
+  return results.length > 0 && results.every((r) => r.result === true);
+}
+
+/** Tabs known shared at the last change, to inject only into the newly shared ones. */
+let known: Set<number> | undefined;
+
+/** Starts injecting: call once, synchronously at the background's top level (so a woken worker hears the commit). */
+export function startPageHooks(): void {
+  void sharedTabIds().then((ids) => {
+    known ??= new Set(ids);
+    return syncPageHooks();
+  });
+  chrome.webNavigation.onCommitted.addListener((details) => {
+    if (details.tabId < 0) return;
+    void isShared(details.tabId).then(async (shared) => {
+      if (!shared) return;
+      // A top document on another host: its host is registered for the documents that follow.
+      if (details.frameId === 0) void syncPageHooks();
+      await injectPageHooks(details.tabId, details.frameId, details.url);
+    });
+  });
+  onSharingChanged(() => {
+    void sharedTabIds().then(async (now) => {
+      const before = known ?? new Set<number>();
+      known = new Set(now);
+      // Registered first, so that a page reloaded once the tab shows the script has it before its own.
+      await syncPageHooks().catch(() => undefined);
+      for (const tab of now) if (!before.has(tab)) void injectPageHooks(tab);
+      // Unshared: its frames lose the mark (documents already loaded keep the page script until they unload).
+      for (const tab of before) if (!known.has(tab)) void markShared({ tabId: tab, allFrames: true }, false);
+    });
+  });
+}

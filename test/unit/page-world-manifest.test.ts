@@ -1,0 +1,27 @@
+// The built extensions declare nothing a page could see Oriel by (docs/architecture.md, "What a page can see"): no
+// page-world content script for every page (the background injects it into shared tabs), no web-accessible files.
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { hostPattern } from '../../extension/background/host-pattern.js';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+describe.each(['chrome', 'firefox'])('the %s build', (browser) => {
+  const file = path.join(ROOT, 'dist', browser, 'manifest.json');
+  it.skipIf(!existsSync(file))('declares no page-world script and no web-accessible files; the page script it injects is built', () => {
+    const manifest = JSON.parse(readFileSync(file, 'utf8')) as { content_scripts: Array<{ world?: string; js: string[] }>; web_accessible_resources?: unknown };
+    expect(manifest.web_accessible_resources).toBeUndefined();
+    expect(manifest.content_scripts.map((c) => c.world ?? 'ISOLATED')).toEqual(['ISOLATED']);
+    expect(existsSync(path.join(ROOT, 'dist', browser, 'extension/main/index.iife.js'))).toBe(true);
+  });
+});
+
+describe('hostPattern', () => {
+  it('names the scheme and host of web pages, any port, and nothing else', () => {
+    expect(hostPattern('https://shop.example/cart?x=1#y')).toBe('https://shop.example/*');
+    expect(hostPattern('http://127.0.0.1:8080/a')).toBe('http://127.0.0.1/*');
+    expect(hostPattern('http://[::1]:3000/')).toBe('http://[::1]/*');
+    for (const url of ['file:///home/a.html', 'about:blank', 'data:text/html,x', 'chrome-extension://abc/popup.html', 'not a url', undefined]) expect(hostPattern(url)).toBeUndefined();
+  });
+});
