@@ -1,0 +1,115 @@
+// The network guard on a shared tab while an agent's call may move it (docs/architecture.md, "Consent": navigation is an
+// act on the destination): declarativeNetRequest session rules scoped to the tab block its top-level navigations to
+// origins without an act grant before any request leaves — a link the page rewrote, a script's location change, a
+// redirect. The rules come from ../consent/nav-rules.ts; the consent stage asks the person beforehand where it can.
+import { blockedBy, DENIED, guardRules, type GuardRule } from '../consent/nav-rules.js';
+import { originOf } from '../consent/rules.js';
+import { loadGrants, loadRules } from './grants.js';
+
+/** How long the guard stays after a call ends, ms: a navigation the call caused may start a moment later. */
+export const GUARD_GRACE_MS = 1_000;
+
+/** A top-level navigation the guard stopped: where to, and whether the person always denies it (else: no grant). */
+export interface Blocked {
+  origin: string;
+  denied: boolean;
+}
+
+/** What guards a tab now: its rules, the call that installed them, what they stopped. */
+interface Guard {
+  rules: GuardRule[];
+  token: symbol;
+  timer?: ReturnType<typeof setTimeout>;
+  /** Settles with the first navigation the guard stopped. */
+  stopped: Promise<Blocked>;
+  stop(blocked: Blocked): void;
+  blocked?: Blocked;
+}
+
+const guarded = new Map<number, Guard>();
+let nextId = 1;
+
+/** Every change to the rules runs after the previous one, so a release never removes rules a later guard added. */
+let queue: Promise<unknown> = Promise.resolve();
+function serially(work: () => Promise<void>): Promise<void> {
+  const next = queue.then(work, work);
+  queue = next.catch(() => undefined);
+  return next;
+}
+
+/** A guarded tab's top frame failed to load a URL: when the guard's rules block it, the guard did it. */
+chrome.webNavigation.onErrorOccurred.addListener((d) => {
+  const guard = d.frameId === 0 ? guarded.get(d.tabId) : undefined;
+  if (!guard) return;
+  const by = blockedBy(guard.rules, d.url);
+  if (by <= 0 || guard.blocked) return;
+  guard.blocked = { origin: originOf(d.url), denied: by === DENIED };
+  guard.stop(guard.blocked);
+});
+
+/** One call's hold on a tab's guard. */
+export interface GuardHold {
+  /** Ends the call's guard, {@link GUARD_GRACE_MS} from now unless a later call's guard replaced it. */
+  release(): void;
+  /** Settles with the first navigation the guard stopped while this call held it (never, if none). */
+  stopped: Promise<Blocked>;
+  /** That navigation, once stopped. */
+  blocked(): Blocked | undefined;
+}
+
+/**
+ * Guards `tab` for one call: until released (and {@link GUARD_GRACE_MS} after), top-level navigations of the tab reach
+ * only origins where act is granted now, or `extra` (origins the call itself was allowed, perhaps once). A later
+ * guard of the same tab replaces this one.
+ * @throws Error when the browser refuses the rules (the call must not go on unguarded).
+ */
+export async function guardTab(tab: number, extra: readonly string[]): Promise<GuardHold> {
+  const token = Symbol('guard');
+  await serially(async () => {
+    const rules = guardRules(tab, extra, await loadRules(), await loadGrants(), nextId);
+    nextId += rules.length;
+    const old = guarded.get(tab);
+    if (old?.timer) clearTimeout(old.timer);
+    await chrome.declarativeNetRequest.updateSessionRules({ removeRuleIds: old?.rules.map((r) => r.id) ?? [], addRules: rules as chrome.declarativeNetRequest.Rule[] });
+    let stop!: (blocked: Blocked) => void;
+    const stopped = new Promise<Blocked>((resolve) => (stop = resolve));
+    guarded.set(tab, { rules, token, stopped, stop });
+  });
+  const mine = () => {
+    const guard = guarded.get(tab);
+    return guard?.token === token ? guard : undefined;
+  };
+  return {
+    release() {
+      const guard = mine();
+      if (guard) guard.timer = setTimeout(() => void unguard(tab, token), GUARD_GRACE_MS);
+    },
+    stopped: mine()!.stopped,
+    blocked: () => mine()?.blocked,
+  };
+}
+
+/** Removes the guard of `tab` if it is still the one `token` installed. */
+function unguard(tab: number, token: symbol): Promise<void> {
+  return serially(async () => {
+    const guard = guarded.get(tab);
+    if (guard?.token !== token) return;
+    guarded.delete(tab);
+    await chrome.declarativeNetRequest.updateSessionRules({ removeRuleIds: guard.rules.map((r) => r.id) }).catch(() => undefined);
+  });
+}
+
+/**
+ * Drops every session rule left from a background that stopped mid-call (session rules outlive it until the browser
+ * closes; Oriel uses them for nothing else), so no tab stays guarded.
+ */
+function clearGuards(): Promise<void> {
+  return serially(async () => {
+    const left = await chrome.declarativeNetRequest.getSessionRules();
+    if (left.length) await chrome.declarativeNetRequest.updateSessionRules({ removeRuleIds: left.map((r) => r.id) });
+    nextId = Math.max(nextId, ...left.map((r) => r.id + 1));
+  });
+}
+
+// At every start of the background: a guard left by the previous one would hold its tab for the rest of the session.
+void clearGuards();
