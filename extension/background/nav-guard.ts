@@ -6,9 +6,6 @@ import { blockedBy, DENIED, guardRules, type GuardRule } from '../consent/nav-ru
 import { originOf } from '../consent/rules.js';
 import { loadGrants, loadRules } from './grants.js';
 
-/** How long the guard stays after a call ends, ms: a navigation the call caused may start a moment later. */
-export const GUARD_GRACE_MS = 1_000;
-
 /** A top-level navigation the guard stopped: where to, and whether the person always denies it (else: no grant). */
 export interface Blocked {
   origin: string;
@@ -19,7 +16,6 @@ export interface Blocked {
 interface Guard {
   rules: GuardRule[];
   token: symbol;
-  timer?: ReturnType<typeof setTimeout>;
   /** Settles with the first navigation the guard stopped. */
   stopped: Promise<Blocked>;
   stop(blocked: Blocked): void;
@@ -49,8 +45,8 @@ chrome.webNavigation.onErrorOccurred.addListener((d) => {
 
 /** One call's hold on a tab's guard. */
 export interface GuardHold {
-  /** Ends the call's guard, {@link GUARD_GRACE_MS} from now unless a later call's guard replaced it. */
-  release(): void;
+  /** Ends the call's guard (unless a later call's guard replaced it); resolves once the browser dropped its rules. */
+  release(): Promise<void>;
   /** Settles with the first navigation the guard stopped while this call held it (never, if none). */
   stopped: Promise<Blocked>;
   /** That navigation, once stopped. */
@@ -58,9 +54,9 @@ export interface GuardHold {
 }
 
 /**
- * Guards `tab` for one call: until released (and {@link GUARD_GRACE_MS} after), top-level navigations of the tab reach
- * only origins where act is granted now, or `extra` (origins the call itself was allowed, perhaps once). A later
- * guard of the same tab replaces this one.
+ * Guards `tab` for one call: until released, top-level navigations of the tab — whoever starts them — reach only
+ * origins where act is granted now, or `extra` (origins the call itself was allowed, perhaps once). A later guard of
+ * the same tab replaces this one.
  * @throws Error when the browser refuses the rules (the call must not go on unguarded).
  */
 export async function guardTab(tab: number, extra: readonly string[]): Promise<GuardHold> {
@@ -69,7 +65,6 @@ export async function guardTab(tab: number, extra: readonly string[]): Promise<G
     const rules = guardRules(tab, extra, await loadRules(), await loadGrants(), nextId);
     nextId += rules.length;
     const old = guarded.get(tab);
-    if (old?.timer) clearTimeout(old.timer);
     await chrome.declarativeNetRequest.updateSessionRules({ removeRuleIds: old?.rules.map((r) => r.id) ?? [], addRules: rules as chrome.declarativeNetRequest.Rule[] });
     let stop!: (blocked: Blocked) => void;
     const stopped = new Promise<Blocked>((resolve) => (stop = resolve));
@@ -80,10 +75,7 @@ export async function guardTab(tab: number, extra: readonly string[]): Promise<G
     return guard?.token === token ? guard : undefined;
   };
   return {
-    release() {
-      const guard = mine();
-      if (guard) guard.timer = setTimeout(() => void unguard(tab, token), GUARD_GRACE_MS);
-    },
+    release: () => unguard(tab, token),
     stopped: mine()!.stopped,
     blocked: () => mine()?.blocked,
   };

@@ -15,15 +15,19 @@ import { guardTab, type Blocked } from '../nav-guard.js';
 
 /** Acting ops may cause the navigation themselves (a link, a submit): their answer gets this long to arrive, ms. */
 const OWN_NAVIGATION_GRACE_MS = 1_000;
+/** Longest a navigate that did not wait keeps its tab guarded, ms (navigate's own default timeout). */
+const NAVIGATION_GUARD_MS = 30_000;
 
 export async function dispatch(state: CallState): Promise<unknown> {
   const capability = OPS[state.op].capability;
   if (capability !== 'act' && capability !== 'exec') return carryOut(state);
-  // A call that acts may move the tab (a link, a submit, the page's script, a redirect): while it runs the tab's
-  // top-level navigations reach only origins with an act grant, or those this call was allowed (docs/architecture.md,
-  // "Consent").
+  // A call that acts may move the tab (a link, a submit, the page's script, a redirect): while it runs — and until the
+  // navigation it started commits or fails — the tab's top-level navigations reach only origins with an act grant, or
+  // those this call was allowed (docs/architecture.md, "Consent").
   const t = state.target!;
   const guard = await guardTab(state.tab, [t.topOrigin, t.origin, ...(t.destination !== undefined ? [t.destination] : [])]);
+  // navigate without waiting returns while its navigation is under way: the guard stays until it commits or fails.
+  let releaseLater = false;
   try {
     const stopped = guard.stopped.then((blocked) => {
       throw blockedError(state, blocked);
@@ -35,9 +39,14 @@ export async function dispatch(state: CallState): Promise<unknown> {
       const blocked = guard.blocked();
       if (blocked) throw blockedError(state, blocked);
     }
+    if (state.op === 'navigate' && state.args.wait_until === 'none') {
+      releaseLater = true;
+      void topFrameSettles(state.tab, NAVIGATION_GUARD_MS).then(() => guard.release());
+    }
     return value;
   } finally {
-    guard.release();
+    // The answer leaves once the guard is gone: what the page does after the call is the page's own.
+    if (!releaseLater) await guard.release();
   }
 }
 
