@@ -82,6 +82,14 @@ describe.each(BROWSERS)('navigation consent in %s', (kind) => {
     expect(await promptCards(rig)).toEqual([]);
     expect(landed(D())).toEqual([]);
     expect(await sessionUrl()).toBe(`${A()}/links.html?start`);
+
+    // The person takes the tab to the denied site themselves: the agent can still bring it home, without a prompt.
+    await page.goto(`${D()}/land.html?by-the-person`, { waitUntil: 'load' });
+    await page.bringToFront();
+    await until(async () => (await sessionUrl()) === `${D()}/land.html?by-the-person`, 10_000, 'the session to show the denied site');
+    const home = await tool('navigate', { url: `${A()}/links.html?start` });
+    expect(home.isError, home.text).toBe(false);
+    expect(await promptCards(rig)).toEqual([]);
   });
 
   it('an allowed destination is loaded; the tab can always return to the origin it was shared at; back and forward are judged on where they lead', async () => {
@@ -139,7 +147,8 @@ describe.each(BROWSERS)('navigation consent in %s', (kind) => {
     const redirected = await tool('navigate', { url: `${A()}/redirect?to=${encodeURIComponent(to)}` });
     expect(redirected.error?.code).toBe('permission_denied');
     expect(redirected.error?.details).toEqual({ reason: 'navigation_blocked', origin: D() });
-    expect(landed(D())).toEqual([]);
+    // (The person's own visit in the first test is the only request D ever heard.)
+    expect(landed(D()).map((h) => h.url)).toEqual(['/land.html?by-the-person']);
     expect(await promptCards(rig)).toEqual([]);
     // And the tab goes back to the shared origin without asking.
     expect((await tool('navigate', { url: `${A()}/links.html?back-home` })).isError).toBe(false);
