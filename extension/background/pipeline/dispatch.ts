@@ -1,6 +1,7 @@
 // Pipeline stage 5: carry the call out — in the background for ops that need extension APIs (./../ops, snapshot), or
 // in the content script of the target frame with the user's redaction policy attached. A call whose frame commits a
 // new document meanwhile fails with stale_document (acting ops get a moment: the navigation may be their own doing).
+// Calls that act or run code do it under the tab's navigation guard (./guarded.ts).
 import { errorData, OrielError, orielError } from '../../../shared/errors.js';
 import { OPS } from '../../../shared/ops.js';
 import { listFrames, sendToFrame } from '../frames.js';
@@ -11,72 +12,14 @@ import { isNavigationAway, topFrameAnswers } from './follow.js';
 import { redactionOf, type CallState } from './types.js';
 import { secretParams } from '../secret-params.js';
 import { offerTrustedInput, withdrawTrustedInput } from '../trusted-input.js';
-import { guardTab, type Blocked } from '../nav-guard.js';
+import { underNavigationGuard } from './guarded.js';
 
 /** Acting ops may cause the navigation themselves (a link, a submit): their answer gets this long to arrive, ms. */
 const OWN_NAVIGATION_GRACE_MS = 1_000;
-/** Longest a navigate that did not wait keeps its tab guarded, ms (navigate's own default timeout). */
-const NAVIGATION_GUARD_MS = 30_000;
 
-export async function dispatch(state: CallState): Promise<unknown> {
+export function dispatch(state: CallState): Promise<unknown> {
   const capability = OPS[state.op].capability;
-  if (capability !== 'act' && capability !== 'exec') return carryOut(state);
-  // A call that acts may move the tab (a link, a submit, the page's script, a redirect): while it runs — and until the
-  // navigation it started commits or fails — the tab's top-level navigations reach only origins with an act grant, or
-  // those this call was allowed (docs/architecture.md, "Consent").
-  const t = state.target!;
-  const guard = await guardTab(state.tab, [t.topOrigin, t.origin, ...(t.destination !== undefined ? [t.destination] : [])]);
-  // navigate without waiting returns while its navigation is under way: the guard stays until it commits or fails.
-  let releaseLater = false;
-  try {
-    const stopped = guard.stopped.then((blocked) => {
-      throw blockedError(state, blocked);
-    });
-    const value = await Promise.race([carryOut(state), stopped]);
-    // The navigation the call started may be stopped a moment after the page answered.
-    if ((value as { navigation_started?: unknown } | null)?.navigation_started === true) {
-      await Promise.race([topFrameSettles(state.tab, OWN_NAVIGATION_GRACE_MS), stopped]);
-      const blocked = guard.blocked();
-      if (blocked) throw blockedError(state, blocked);
-    }
-    if (state.op === 'navigate' && state.args.wait_until === 'none') {
-      releaseLater = true;
-      void topFrameSettles(state.tab, NAVIGATION_GUARD_MS).then(() => guard.release());
-    }
-    return value;
-  } finally {
-    // The answer leaves once the guard is gone: what the page does after the call is the page's own.
-    if (!releaseLater) await guard.release();
-  }
-}
-
-/** The error for a call whose navigation the guard stopped: what was done, where it was going, what to do. */
-function blockedError(state: CallState, blocked: Blocked): OrielError {
-  const why = blocked.denied ? `the user always denies act on ${blocked.origin}` : `the user has not allowed act on ${blocked.origin}`;
-  const done = state.op === 'navigate' ? 'The page redirected' : `The ${state.op} was carried out, but the page it acted on then navigated`;
-  return orielError('permission_denied', `${done} to ${blocked.origin}; Oriel stopped that before any request left, since ${why}.`, {
-    next: blocked.denied ? "do without it, or ask the user to remove the rule in Oriel's options" : `navigate to the page on ${blocked.origin} itself: the user is asked`,
-    details: { reason: 'navigation_blocked', origin: blocked.origin },
-  });
-}
-
-/** Resolves when the top frame of `tab` commits a document or fails to load one, or after `ms`. */
-function topFrameSettles(tab: number, ms: number): Promise<void> {
-  return new Promise<void>((resolve) => {
-    const done = (d: { tabId: number; frameId: number }) => {
-      if (d.tabId !== tab || d.frameId !== 0) return;
-      finish();
-    };
-    const timer = setTimeout(() => finish(), ms);
-    const finish = () => {
-      clearTimeout(timer);
-      chrome.webNavigation.onCommitted.removeListener(done);
-      chrome.webNavigation.onErrorOccurred.removeListener(done);
-      resolve();
-    };
-    chrome.webNavigation.onCommitted.addListener(done);
-    chrome.webNavigation.onErrorOccurred.addListener(done);
-  });
+  return capability === 'act' || capability === 'exec' ? underNavigationGuard(state, carryOut) : carryOut(state);
 }
 
 async function carryOut(state: CallState): Promise<unknown> {
