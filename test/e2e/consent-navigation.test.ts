@@ -143,6 +143,12 @@ describe.each(BROWSERS)('navigation consent in %s', (kind) => {
     await show(start);
     const typed = await tool('type', { selector: 'input[name=q]', text: 'x', submit: true });
     expect(typed.error?.code).toBe('permission_denied');
+    // Code the person allowed to run is no way around it either.
+    await show(start);
+    const code = tool('evaluate', { expression: `location.href = ${JSON.stringify(to)}` });
+    await answerPrompt(rig, { capability: 'exec', origin: A() }, 'allow_once', page);
+    const ran = await code;
+    expect(ran.error?.details).toEqual({ reason: 'navigation_blocked', origin: D() });
     // A redirect from an allowed page to the denied origin is stopped the same way.
     const redirected = await tool('navigate', { url: `${A()}/redirect?to=${encodeURIComponent(to)}` });
     expect(redirected.error?.code).toBe('permission_denied');

@@ -22,14 +22,16 @@ export async function underNavigationGuard(state: CallState, run: (state: CallSt
   const guard = await guardTab(state.tab, [t.topOrigin, t.origin, ...(t.destination !== undefined ? [t.destination] : [])]);
   // navigate without waiting returns while its navigation is under way: the guard stays until it commits or fails.
   let releaseLater = false;
+  const watch = watchTopFrame(state.tab);
   try {
     const stopped = guard.stopped.then((blocked) => {
       throw blockedError(state, blocked);
     });
     const value = await Promise.race([run(state), stopped]);
     // The navigation the call started may be stopped a moment after the page answered.
-    if ((value as { navigation_started?: unknown } | null)?.navigation_started === true) {
-      await Promise.race([topFrameSettles(state.tab, NAVIGATION_SETTLE_MS), stopped]);
+    const reported = (value as { navigation_started?: unknown } | null)?.navigation_started === true;
+    if (state.op !== 'navigate' && (watch.pending() || (reported && !watch.settled()))) {
+      await Promise.race([watch.settles(NAVIGATION_SETTLE_MS), stopped]);
       const blocked = guard.blocked();
       if (blocked) throw blockedError(state, blocked);
     }
@@ -39,6 +41,7 @@ export async function underNavigationGuard(state: CallState, run: (state: CallSt
     }
     return value;
   } finally {
+    watch.dispose();
     if (!releaseLater) await guard.release();
   }
 }
@@ -51,6 +54,37 @@ function blockedError(state: CallState, blocked: Blocked): OrielError {
     next: blocked.denied ? "do without it, or ask the user to remove the rule in Oriel's options" : `navigate to the page on ${blocked.origin} itself: the user is asked`,
     details: { reason: 'navigation_blocked', origin: blocked.origin },
   });
+}
+
+/**
+ * Watches the top frame of `tab` from now on: whether a navigation began and has not committed or failed yet
+ * (`pending`), whether one settled (`settled`), and a wait for the next to settle (`settles`, at most `ms`).
+ */
+function watchTopFrame(tab: number) {
+  let began = false;
+  let settledOnce = false;
+  const mine = (d: { tabId: number; frameId: number }) => d.tabId === tab && d.frameId === 0;
+  const onBegin = (d: { tabId: number; frameId: number }) => {
+    if (mine(d)) began = true;
+  };
+  const onEnd = (d: { tabId: number; frameId: number }) => {
+    if (!mine(d)) return;
+    began = false;
+    settledOnce = true;
+  };
+  chrome.webNavigation.onBeforeNavigate.addListener(onBegin);
+  chrome.webNavigation.onCommitted.addListener(onEnd);
+  chrome.webNavigation.onErrorOccurred.addListener(onEnd);
+  return {
+    pending: () => began,
+    settled: () => settledOnce,
+    settles: (ms: number) => topFrameSettles(tab, ms),
+    dispose() {
+      chrome.webNavigation.onBeforeNavigate.removeListener(onBegin);
+      chrome.webNavigation.onCommitted.removeListener(onEnd);
+      chrome.webNavigation.onErrorOccurred.removeListener(onEnd);
+    },
+  };
 }
 
 /** Resolves when the top frame of `tab` commits a document or fails to load one, or after `ms`. */
