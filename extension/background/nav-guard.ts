@@ -61,6 +61,7 @@ export interface GuardHold {
  */
 export async function guardTab(tab: number, extra: readonly string[]): Promise<GuardHold> {
   const token = Symbol('guard');
+  let entry!: Guard;
   await serially(async () => {
     const rules = guardRules(tab, extra, await loadRules(), await loadGrants(), nextId);
     nextId += rules.length;
@@ -68,16 +69,13 @@ export async function guardTab(tab: number, extra: readonly string[]): Promise<G
     await chrome.declarativeNetRequest.updateSessionRules({ removeRuleIds: old?.rules.map((r) => r.id) ?? [], addRules: rules as chrome.declarativeNetRequest.Rule[] });
     let stop!: (blocked: Blocked) => void;
     const stopped = new Promise<Blocked>((resolve) => (stop = resolve));
-    guarded.set(tab, { rules, token, stopped, stop });
+    entry = { rules, token, stopped, stop };
+    guarded.set(tab, entry);
   });
-  const mine = () => {
-    const guard = guarded.get(tab);
-    return guard?.token === token ? guard : undefined;
-  };
   return {
     release: () => unguard(tab, token),
-    stopped: mine()!.stopped,
-    blocked: () => mine()?.blocked,
+    stopped: entry.stopped,
+    blocked: () => entry.blocked,
   };
 }
 
