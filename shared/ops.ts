@@ -338,6 +338,15 @@ export const ElementRectResult = z.object({
   viewport: z.object({ width: z.number(), height: z.number() }),
 });
 
+/**
+ * `destination`: where activating one element would take its frame or tab — the link it is in, the form its submit
+ * button sends, or (`enter`: Enter pressed in it) the form a text field implicitly submits — so consent can judge the
+ * destination first.
+ */
+export const DestinationArgs = TargetArgs.extend({ enter: z.boolean().optional() });
+/** `url`: the absolute URL (absent when the element leads nowhere, or cannot be found now). */
+export const DestinationResult = z.object({ url: z.string().optional() });
+
 /** A box in viewport CSS pixels. */
 const BoxSchema = z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() });
 /** `redaction_boxes`: where this frame paints redacted content, and where its iframes are (screenshot masks by it). */
@@ -404,6 +413,7 @@ export const OPS = {
   cancel: { args: CancelArgs, result: z.null(), capability: 'none', site: 'content', public: false },
   lifeline: { args: LifelineArgs, result: z.null(), capability: 'none', site: 'content', public: false },
   element_rect: { args: ElementRectArgs, result: ElementRectResult, capability: 'read', site: 'content', public: false },
+  destination: { args: DestinationArgs, result: DestinationResult, capability: 'read', site: 'content', public: false },
   redaction_boxes: { args: RedactionBoxesArgs, result: RedactionBoxesResult, capability: 'read', site: 'content', public: false },
   'snapshot.lines': { args: SnapshotLinesArgs, result: z.unknown(), capability: 'read', site: 'content', public: false },
   'snapshot.hello': { args: SnapshotHelloArgs, result: z.object({ sent: z.boolean() }), capability: 'none', site: 'content', public: false },

@@ -104,7 +104,10 @@ describe.each(BROWSERS)('background operations in %s', (kind) => {
       expect(r.error?.code, url).toBe('invalid_argument');
     }
     expect((await t.tool('navigate', { url: 'javascript:1' })).error?.message).toContain('evaluate');
-    const failed = await t.tool('navigate', { url: 'http://127.0.0.1:9/' });
+    // Another origin: the person is asked first (navigation is an act on the destination), and allows it once.
+    const failing = t.tool('navigate', { url: 'http://127.0.0.1:9/' });
+    await answerPrompt(t.rig, { capability: 'act', origin: 'http://127.0.0.1:9' }, 'allow_once', t.page);
+    const failed = await failing;
     expect(failed.error?.code).toBe('navigation_failed');
     expect(failed.error?.message).toMatch(/did not load: \S+|error page/);
     const slow = await t.tool('navigate', { url: `${t.site.url}nav.html?delay=3000`, timeout_ms: 500 });

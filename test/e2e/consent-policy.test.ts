@@ -60,11 +60,12 @@ describe.each(BROWSERS)('policy and persistence in %s', (kind) => {
   it('remembered rules and the audit log survive a browser restart; answers for one session do not', async () => {
     const session = await shareTab(`${site.origin}/page.html?before`, 'page.html?before');
     const page = (await rig.browser.pages()).find((p) => p.url().includes('page.html?before'))!;
-    // A remembered answer (act on another origin) and a session-only one (any code in this tab).
-    await call(legacy, 'navigate', { session, url: `${other()}/page.html?before` });
-    const click = call(legacy, 'click', { session, selector: '#act' });
+    // A remembered answer (act on another origin, asked as the agent navigates there) and a session-only one (any code
+    // in this tab).
+    const nav = call(legacy, 'navigate', { session, url: `${other()}/page.html?before` });
     await answerPrompt(rig, { capability: 'act', origin: other() }, 'allow_origin', page);
-    expect((await click).isError).toBe(false);
+    expect((await nav).isError).toBe(false);
+    expect((await call(legacy, 'click', { session, selector: '#act' })).isError).toBe(false);
     const run = call(legacy, 'evaluate', { session, expression: 'document.title' });
     await answerPrompt(rig, { capability: 'exec', origin: other() }, 'allow_session', page);
     expect((await run).structured.value).toBe('Consent page');

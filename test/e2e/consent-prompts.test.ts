@@ -32,7 +32,7 @@ describe.each(BROWSERS)('permission prompts in %s', (kind) => {
   const D = () => two.origin;
   const tool = (name: string, args: Record<string, unknown> = {}, client = agent) => call(client, name, { session, ...args });
   const sessions = async () => (await call(agent, 'list_sessions')).structured.sessions as Array<{ id: string; url: string; grants: Array<Record<string, unknown>> }>;
-  /** Loads `url` in the shared tab (through the agent's navigate, acting on the origin shown now). */
+  /** Loads `url`, a page of the origin the tab was shared at, in the shared tab (the agent's navigate: no prompt). */
   const load = async (url: string, s = session) => {
     const r = await call(agent, 'navigate', { session: s, url });
     expect(r.isError, r.text).toBe(false);
@@ -142,7 +142,8 @@ describe.each(BROWSERS)('permission prompts in %s', (kind) => {
   });
 
   it('a tab navigated to an origin with no grant asks: the call waits past its own deadline, once is once, a denial refuses, act covers read', async () => {
-    await load(`${D()}/page.html?away`);
+    // The tab moves on by itself (the person's navigation, not an agent's).
+    await page.goto(`${D()}/page.html?away`, { waitUntil: 'load' });
     await page.bringToFront();
     // wait_for with timeout_ms 0 has a 5 s deadline; the person answers after it passed, and the call still goes on. A
     // client that asked for progress hears that the call waits for the person.
@@ -200,7 +201,7 @@ describe.each(BROWSERS)('permission prompts in %s', (kind) => {
       return all.length === 2 ? all.map((s) => s.id) : undefined;
     }, 10_000, 'two sessions');
     const secondId = ids.find((id) => id !== session)!;
-    await load(`${D()}/page.html?shared-prompt`, secondId);
+    await second.goto(`${D()}/page.html?shared-prompt`, { waitUntil: 'load' });
     const calls = [tool('snapshot', {}, agent), call(other, 'snapshot', { session: secondId })];
     const card = await until(async () => (await promptCards(rig)).find((c) => c.text.includes('2 calls waiting')), 20_000, 'both calls to wait on one prompt');
     expect(await promptCards(rig)).toHaveLength(1);

@@ -5,36 +5,17 @@ import { NavigateArgs, type NavigateResult } from '../../../shared/ops.js';
 import { orielError } from '../../../shared/errors.js';
 import { sendToFrame } from '../frames.js';
 import { scrubTabUrl } from '../secret-params.js';
-import { observe, readTrail, stepped, stepTarget, visit, writeTrail } from './nav-trail.js';
+import { observe, readTrail, stepped, stepTarget, visit, writeTrail, type NavTrail } from './nav-trail.js';
 
 type WaitUntil = 'load' | 'domcontentloaded' | 'none';
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 
 export async function navigate(tab: number, raw: Record<string, unknown>): Promise<NavigateResult> {
-  const parsed = NavigateArgs.safeParse(stripCall(raw));
-  if (!parsed.success) throw orielError('invalid_argument', `Invalid arguments for navigate: ${parsed.error.issues[0]?.message ?? 'wrong shape'}.`);
-  const args = parsed.data;
-  if ((args.url === undefined) === (args.action === undefined)) {
-    throw orielError('invalid_argument', 'Give navigate exactly one of "url" or "action" (back, forward, reload).');
-  }
+  const args = parseArgs(raw);
   const waitUntil: WaitUntil = args.wait_until ?? 'load';
-  const current = await getTab(tab);
-  // Back and forward move along the pages agents saw in this tab, not the browser's history (see nav-trail.ts).
-  const seen = await readTrail(tab);
-  const trail = observe(seen, current.url);
-  if (trail !== seen) await writeTrail(tab, trail);
-  const delta = args.action === 'back' ? -1 : args.action === 'forward' ? 1 : undefined;
-  let target: string | undefined;
-  if (args.url !== undefined) target = checkUrl(args.url, current.url);
-  else if (delta !== undefined) {
-    target = stepTarget(trail, delta);
-    if (target === undefined) {
-      throw orielError('navigation_failed', `There is no ${delta < 0 ? 'previous' : 'next'} page: back and forward move among the pages agents went through in this tab, and this is the ${delta < 0 ? 'first' : 'last'} of them.`, {
-        next: 'navigate with a url',
-      });
-    }
-  }
+  const { trail, delta, target } = await plan(tab, args);
+  if (trail.changed) await writeTrail(tab, trail.now);
 
   const previous = await chrome.webNavigation.getFrame({ tabId: tab, frameId: 0 }).catch(() => null);
   const waiter = watchTopFrame(tab, waitUntil, args.timeout_ms ?? DEFAULT_TIMEOUT_MS, previous ?? undefined, target);
@@ -49,7 +30,7 @@ export async function navigate(tab: number, raw: Record<string, unknown>): Promi
     // Where the tab landed: after redirects once loaded; the requested page when not waiting. The trail keeps the
     // real URL (it must load it again); only what agents are shown is scrubbed.
     const landed = waitUntil === 'none' ? target : (after.url ?? target);
-    await writeTrail(tab, delta === undefined ? visit(trail, landed) : stepped(trail, delta, landed));
+    await writeTrail(tab, delta === undefined ? visit(trail.now, landed) : stepped(trail.now, delta, landed));
   }
   const shownUrl = await scrubTabUrl(tab, after.url ?? '');
   const result: NavigateResult = { url: shownUrl, title: after.title ?? '' };
@@ -64,6 +45,58 @@ export async function navigate(tab: number, raw: Record<string, unknown>): Promi
     result.document = document;
   }
   return result;
+}
+
+/** Where a navigate call goes: the trail as seen now, the step back/forward, the URL to load (none: reload). */
+interface Plan {
+  trail: { now: NavTrail; changed: boolean };
+  delta: -1 | 1 | undefined;
+  target: string | undefined;
+}
+
+/**
+ * Works out where a navigate call takes the tab, without moving it. Back and forward move along the pages agents saw in
+ * this tab, not the browser's history (see nav-trail.ts).
+ * @throws OrielError `invalid_argument` for a URL navigate refuses, `navigation_failed` when there is no page to step
+ *   to, `session_gone` when the tab is closed.
+ */
+async function plan(tab: number, args: NavigateArgs): Promise<Plan> {
+  const current = await getTab(tab);
+  const seen = await readTrail(tab);
+  const now = observe(seen, current.url);
+  const delta = args.action === 'back' ? -1 : args.action === 'forward' ? 1 : undefined;
+  let target: string | undefined;
+  if (args.url !== undefined) target = checkUrl(args.url, current.url);
+  else if (delta !== undefined) {
+    target = stepTarget(now, delta);
+    if (target === undefined) {
+      throw orielError('navigation_failed', `There is no ${delta < 0 ? 'previous' : 'next'} page: back and forward move among the pages agents went through in this tab, and this is the ${delta < 0 ? 'first' : 'last'} of them.`, {
+        next: 'navigate with a url',
+      });
+    }
+  }
+  return { trail: { now, changed: now !== seen }, delta, target };
+}
+
+/**
+ * The URL a navigate call with `raw` arguments would load in `tab`: the URL given, the page back or forward takes it
+ * to, or the page shown now for a reload (`undefined` when the tab shows none). The consent stage judges the call on
+ * this page's origin (docs/architecture.md, "Consent": navigation is an act on the destination).
+ * @throws OrielError as {@link navigate} does for arguments it refuses.
+ */
+export async function destinationOf(tab: number, raw: Record<string, unknown>): Promise<string | undefined> {
+  const args = parseArgs(raw);
+  const { target } = await plan(tab, args);
+  return target ?? (await getTab(tab)).url;
+}
+
+function parseArgs(raw: Record<string, unknown>): NavigateArgs {
+  const parsed = NavigateArgs.safeParse(stripCall(raw));
+  if (!parsed.success) throw orielError('invalid_argument', `Invalid arguments for navigate: ${parsed.error.issues[0]?.message ?? 'wrong shape'}.`);
+  if ((parsed.data.url === undefined) === (parsed.data.action === undefined)) {
+    throw orielError('invalid_argument', 'Give navigate exactly one of "url" or "action" (back, forward, reload).');
+  }
+  return parsed.data;
 }
 
 function stripCall(raw: Record<string, unknown>): Record<string, unknown> {

@@ -4,6 +4,7 @@
 // granted suspends the call on a prompt with its own budget; the person's answer lets it through, refuses it, or
 // leaves a rule for later calls. Others call {@link isGranted} to ask without prompting.
 import { awaitTurn } from './turns.js';
+import { destinationOrigin } from './destination.js';
 import { orielError } from '../../../shared/errors.js';
 import { OPS } from '../../../shared/ops.js';
 import { answersFor, effectOf, type Answer, type Grantable, type Need } from '../../consent/rules.js';
@@ -18,14 +19,15 @@ import type { CallState, Stage } from './types.js';
 const MAX_SHOWN_CODE = 4000;
 
 /**
- * What a call needs, in the order it is asked: the page the person sees first, then the frame acted in. Navigating
- * away from a tab that shows no page Oriel can work in (the browser's error page after a failed load) needs nothing:
- * no page of that origin is there to act in, and the URL it failed to load is not a grant to ask about.
+ * What a call needs, in the order it is asked: the page the person sees first, then the frame acted in. Navigation is
+ * an act on the destination (docs/architecture.md, "Consent"): navigate needs act on the origin it takes the tab to
+ * and nothing on the page it leaves, so a tab that drifted to an origin nobody allowed can always be taken back to one
+ * that is.
  */
 function needsOf(state: CallState, code?: string): Need[] {
   const capability = OPS[state.op].capability;
   const t = state.target!;
-  if (!t.topReachable && state.op === 'navigate') return [];
+  if (state.op === 'navigate') return [{ capability: 'act', origin: t.destination ?? 'null', tab: state.tab, top: true }];
   const top: Need = { capability: capability === 'read' || t.frame !== 0 ? 'read' : capability, origin: t.topOrigin, tab: state.tab, top: true };
   if (capability === 'read') return [top];
   const frame: Need = { capability, origin: t.origin, tab: state.tab, top: t.frame === 0, ...(code !== undefined && { code }) };
@@ -69,6 +71,14 @@ export const consent: Stage = async (state) => {
     state.exec = { origin: state.target!.origin, codeHash, ...(state.op === 'evaluate' ? { code: detail.text } : { operation: detail.operation }) };
   }
   for (const need of needsOf(state, codeHash)) await obtain(state, need, detail?.detail);
+  // A click on a link or a submit, or Enter in a form, leads elsewhere: that is an act on the destination too.
+  if (OPS[state.op].capability === 'act' && state.op !== 'navigate') {
+    const leadsTo = await destinationOrigin(state);
+    if (leadsTo !== undefined) {
+      await obtain(state, { capability: 'act', origin: leadsTo, tab: state.tab, top: true }, undefined);
+      state.target!.destination = leadsTo;
+    }
+  }
 };
 
 /**

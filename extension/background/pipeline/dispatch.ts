@@ -1,6 +1,7 @@
 // Pipeline stage 5: carry the call out — in the background for ops that need extension APIs (./../ops, snapshot), or
 // in the content script of the target frame with the user's redaction policy attached. A call whose frame commits a
 // new document meanwhile fails with stale_document (acting ops get a moment: the navigation may be their own doing).
+// Calls that act or run code do it under the tab's navigation guard (./guarded.ts).
 import { errorData, OrielError, orielError } from '../../../shared/errors.js';
 import { OPS } from '../../../shared/ops.js';
 import { listFrames, sendToFrame } from '../frames.js';
@@ -11,11 +12,17 @@ import { isNavigationAway, topFrameAnswers } from './follow.js';
 import { redactionOf, type CallState } from './types.js';
 import { secretParams } from '../secret-params.js';
 import { offerTrustedInput, withdrawTrustedInput } from '../trusted-input.js';
+import { underNavigationGuard } from './guarded.js';
 
 /** Acting ops may cause the navigation themselves (a link, a submit): their answer gets this long to arrive, ms. */
 const OWN_NAVIGATION_GRACE_MS = 1_000;
 
-export async function dispatch(state: CallState): Promise<unknown> {
+export function dispatch(state: CallState): Promise<unknown> {
+  const capability = OPS[state.op].capability;
+  return capability === 'act' || capability === 'exec' ? underNavigationGuard(state, carryOut) : carryOut(state);
+}
+
+async function carryOut(state: CallState): Promise<unknown> {
   const { op, tab, args } = state;
   const options = { call: state.call.id, redaction: redactionOf(state.settings, await secretParams(tab)), deadline: state.clock.deadline };
   if (OPS[op].site === 'background') {

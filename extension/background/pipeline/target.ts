@@ -1,8 +1,10 @@
 // Pipeline stage 2: which frame a call touches, that frame's origin and the tab's top origin, so consent can judge it.
 // A handle names its document, hence its frame; calls without one act in (or start from) the top frame; snapshot and
-// wait_for by selector or text read every frame.
+// wait_for by selector or text read every frame; navigate also names the origin it takes the tab to.
 import { orielError } from '../../../shared/errors.js';
 import { frameOfDocument, frameOrigin, frameOriginOrError, originOfDocument } from '../frames.js';
+import { originOf } from '../../consent/rules.js';
+import { destinationOf } from '../ops/navigate.js';
 import type { Stage } from './types.js';
 
 /** The namespace part of a handle (`q7k2mzr4.3` → `q7k2mzr4`). */
@@ -32,4 +34,5 @@ export const target: Stage = async (state) => {
   const top = await frameOriginOrError(state.tab, 0);
   const origin = frame === 0 ? top.origin : await frameOrigin(state.tab, frame);
   state.target = { frame, origin, topOrigin: top.origin, everyFrame, topReachable: top.reachable };
+  if (state.op === 'navigate') state.target.destination = originOf(await destinationOf(state.tab, args));
 };

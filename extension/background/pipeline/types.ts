@@ -19,6 +19,11 @@ export interface CallTarget {
   topReachable: boolean;
   /** True when the call reads every frame of the tab (snapshot, wait_for by selector or text). */
   everyFrame: boolean;
+  /**
+   * Origin of the page a call takes the top frame to, when it navigates it on purpose: navigate's URL, the page back
+   * or forward leads to, the page reloaded ("null" when it is not an http(s) page).
+   */
+  destination?: string;
 }
 
 /**

@@ -1,7 +1,9 @@
 // Action handlers (click, type, select_options, press_key, hover, scroll, drag, upload, wait_for, extract,
-// extract_rows, and the element rectangle screenshots crop by) contributed to the content operation table.
+// extract_rows, the element rectangle screenshots crop by, where an element leads) contributed to the content
+// operation table.
 import type { ContentHandlers } from '../handlers.js';
 import { click } from './click.js';
+import { destination } from './destination.js';
 import { drag } from './drag.js';
 import { extract } from './extract.js';
 import { hover } from './hover.js';
@@ -27,4 +29,5 @@ export const actionHandlers: ContentHandlers = {
   extract,
   extract_rows: extractRows,
   element_rect: elementRect,
+  destination,
 };

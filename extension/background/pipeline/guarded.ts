@@ -1,0 +1,106 @@
+// Pipeline stage 5's frame for calls that act or run code: they run under the tab's navigation guard
+// (../nav-guard.ts), which stops top-level navigations to origins without an act grant before any request leaves, and
+// a call whose navigation was stopped fails saying so (docs/architecture.md, "Consent").
+import { OrielError, orielError } from '../../../shared/errors.js';
+import { guardTab, type Blocked } from '../nav-guard.js';
+import type { CallState } from './types.js';
+
+/** How long a call that reports a navigation started waits for it to commit or be stopped, ms. */
+const NAVIGATION_SETTLE_MS = 1_000;
+/** Longest a navigate that did not wait keeps its tab guarded, ms (navigate's own default timeout). */
+const NAVIGATION_GUARD_MS = 30_000;
+
+/**
+ * Runs `run(state)` with the tab guarded: while it runs — and until the navigation it started commits or fails — the
+ * tab's top-level navigations reach only origins with an act grant, or those this call was allowed (the origins it
+ * acts on, the destination the person allowed). The answer leaves once the guard is gone: what the page does after
+ * the call is the page's own.
+ * @throws OrielError `permission_denied` (`details.reason: "navigation_blocked"`) when the guard stopped a navigation.
+ */
+export async function underNavigationGuard(state: CallState, run: (state: CallState) => Promise<unknown>): Promise<unknown> {
+  const t = state.target!;
+  const guard = await guardTab(state.tab, [t.topOrigin, t.origin, ...(t.destination !== undefined ? [t.destination] : [])]);
+  // navigate without waiting returns while its navigation is under way: the guard stays until it commits or fails.
+  let releaseLater = false;
+  const watch = watchTopFrame(state.tab);
+  try {
+    const stopped = guard.stopped.then((blocked) => {
+      throw blockedError(state, blocked);
+    });
+    const value = await Promise.race([run(state), stopped]);
+    // The navigation the call started may be stopped a moment after the page answered.
+    const reported = (value as { navigation_started?: unknown } | null)?.navigation_started === true;
+    if (state.op !== 'navigate' && (watch.pending() || (reported && !watch.settled()))) {
+      await Promise.race([watch.settles(NAVIGATION_SETTLE_MS), stopped]);
+      const blocked = guard.blocked();
+      if (blocked) throw blockedError(state, blocked);
+    }
+    if (state.op === 'navigate' && state.args.wait_until === 'none') {
+      releaseLater = true;
+      void topFrameSettles(state.tab, NAVIGATION_GUARD_MS).then(() => guard.release());
+    }
+    return value;
+  } finally {
+    watch.dispose();
+    if (!releaseLater) await guard.release();
+  }
+}
+
+/** The error for a call whose navigation the guard stopped: what was done, where it was going, what to do. */
+function blockedError(state: CallState, blocked: Blocked): OrielError {
+  const why = blocked.denied ? `the user always denies act on ${blocked.origin}` : `the user has not allowed act on ${blocked.origin}`;
+  const done = state.op === 'navigate' ? 'The page redirected' : `The ${state.op} was carried out, but the page it acted on then navigated`;
+  return orielError('permission_denied', `${done} to ${blocked.origin}; Oriel stopped that before any request left, since ${why}.`, {
+    next: blocked.denied ? "do without it, or ask the user to remove the rule in Oriel's options" : `navigate to the page on ${blocked.origin} itself: the user is asked`,
+    details: { reason: 'navigation_blocked', origin: blocked.origin },
+  });
+}
+
+/**
+ * Watches the top frame of `tab` from now on: whether a navigation began and has not committed or failed yet
+ * (`pending`), whether one settled (`settled`), and a wait for the next to settle (`settles`, at most `ms`).
+ */
+function watchTopFrame(tab: number) {
+  let began = false;
+  let settledOnce = false;
+  const mine = (d: { tabId: number; frameId: number }) => d.tabId === tab && d.frameId === 0;
+  const onBegin = (d: { tabId: number; frameId: number }) => {
+    if (mine(d)) began = true;
+  };
+  const onEnd = (d: { tabId: number; frameId: number }) => {
+    if (!mine(d)) return;
+    began = false;
+    settledOnce = true;
+  };
+  chrome.webNavigation.onBeforeNavigate.addListener(onBegin);
+  chrome.webNavigation.onCommitted.addListener(onEnd);
+  chrome.webNavigation.onErrorOccurred.addListener(onEnd);
+  return {
+    pending: () => began,
+    settled: () => settledOnce,
+    settles: (ms: number) => topFrameSettles(tab, ms),
+    dispose() {
+      chrome.webNavigation.onBeforeNavigate.removeListener(onBegin);
+      chrome.webNavigation.onCommitted.removeListener(onEnd);
+      chrome.webNavigation.onErrorOccurred.removeListener(onEnd);
+    },
+  };
+}
+
+/** Resolves when the top frame of `tab` commits a document or fails to load one, or after `ms`. */
+function topFrameSettles(tab: number, ms: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = (d: { tabId: number; frameId: number }) => {
+      if (d.tabId === tab && d.frameId === 0) finish();
+    };
+    const timer = setTimeout(() => finish(), ms);
+    const finish = () => {
+      clearTimeout(timer);
+      chrome.webNavigation.onCommitted.removeListener(done);
+      chrome.webNavigation.onErrorOccurred.removeListener(done);
+      resolve();
+    };
+    chrome.webNavigation.onCommitted.addListener(done);
+    chrome.webNavigation.onErrorOccurred.addListener(done);
+  });
+}
