@@ -1,5 +1,6 @@
 // Builds the narrow ToolContext a tool handler receives from the hub's state. The one place a call's deadline is set.
 import type { Hub } from '../hub/hub.js';
+import type { AppAsk } from '../hub/app-asks.js';
 import { sessionId } from '../hub/sessions.js';
 import type { Caller } from '../../shared/call.js';
 import { orielError } from '../../shared/errors.js';
@@ -23,6 +24,8 @@ export interface CallTarget {
   timeout?: { default: number; max: number };
   /** Told when the call starts waiting on the person's permission prompt (until when, ms since the epoch). */
   onPrompt?: (until: number) => void;
+  /** Asks that prompt in the client's app too, where the person allows it (broker/mcp/ask-in-app.ts). */
+  onAsk?: (ask: AppAsk) => void;
 }
 
 /**
@@ -72,6 +75,7 @@ export function makeToolContext(hub: Hub, caller: Caller, signal: AbortSignal, t
         deadline: Date.now() + budget(options.timeoutMs),
         ...(target.document !== undefined && { document: target.document }),
         ...(target.onPrompt && { onPrompt: target.onPrompt }),
+        ...(target.onAsk && { onAsk: target.onAsk }),
       });
     },
     acquireLease(options) {

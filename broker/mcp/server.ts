@@ -10,6 +10,7 @@ import { boundText } from './bounds.js';
 import { escapeBare } from '../../shared/snapshot/escape.js';
 import type { CallTarget } from './context.js';
 import { SERVER_VERSION } from '../common/version.js';
+import { askThroughClient, canAskForms, type ElicitingRequest } from './ask-in-app.js';
 
 /** Arguments every tool accepts (docs/tools.md). */
 export const COMMON_ARGS = {
@@ -115,7 +116,7 @@ export function createMcpServer(env: ServerEnvironment, tools: readonly ToolDefi
         }
         const { session, document, lease, ...args } = parsed.data as Record<string, unknown> & { session?: string; document?: string; lease?: string };
         try {
-          const target: CallTarget = { session, document, lease, ...(def.timeout && { timeout: def.timeout }), onPrompt: progressWhileAsking(ctx.mcpReq) };
+          const target: CallTarget = { session, document, lease, ...(def.timeout && { timeout: def.timeout }), onPrompt: progressWhileAsking(ctx.mcpReq), ...appAsking(server, ctx.mcpReq) };
           return successResult(await def.handler(args, env.context(ctx.mcpReq.signal, target, clientNameOf(server, ctx.mcpReq.envelope))));
         } catch (err) {
           return errorResult(toErrorData(err));
@@ -131,6 +132,16 @@ export function createMcpServer(env: ServerEnvironment, tools: readonly ToolDefi
     return { tools: listed.filter((t) => !off.has(t.name)) };
   });
   return server;
+}
+
+/**
+ * `onAsk` for a call whose client can show a form (2025 revisions: the `elicitation` capability from initialize); the
+ * hub uses it only where the person let this client ask in its app. The 2026-07-28 revision has no server-to-client
+ * request (a request carries its envelope instead), so there the popup alone asks.
+ */
+function appAsking(server: McpServer, req: ElicitingRequest & { envelope?: unknown }): Pick<CallTarget, 'onAsk'> {
+  if (req.envelope !== undefined) return {};
+  return canAskForms(server.server.getClientCapabilities()) ? { onAsk: askThroughClient(req) } : {};
 }
 
 /**

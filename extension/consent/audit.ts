@@ -10,8 +10,11 @@ export const MAX_AUDIT_CODE_CHARS = 2000;
 export const AuditEntrySchema = z.object({
   /** When, ms since the Unix epoch. */
   time: z.number(),
-  /** `grant`: the person allowed exec (`scope` says how widely); `use`: an agent's exec call ran or was refused. */
-  kind: z.enum(['grant', 'use']),
+  /**
+   * `grant`: the person allowed exec (`outcome` says how widely); `use`: an agent's exec call ran or was refused;
+   * `answer`: any other answer the person gave in an agent's app (`source: "app"`).
+   */
+  kind: z.enum(['grant', 'use', 'answer']),
   /** The Oriel session (shared tab) and the origin the code ran on or was allowed for. */
   session: z.string().max(100),
   origin: z.string().max(300),
@@ -24,8 +27,13 @@ export const AuditEntrySchema = z.object({
   code_chars: z.number().int().optional(),
   code_sha256: z.string().max(64).optional(),
   operation: z.string().max(2000).optional(),
-  /** For grants, the answer given (e.g. allow_once, allow_session); for uses, `ok` or the error code. */
+  /** For grants and answers, the answer given (e.g. allow_once, allow_session); for uses, `ok` or the error code. */
   outcome: z.string().max(60),
+  /** For grants and answers: where the person answered — Oriel's popup, or the app of the client `source_client`. */
+  source: z.enum(['popup', 'app']).optional(),
+  source_client: z.string().max(200).optional(),
+  /** For answers: the capability asked about (exec grants say it by their kind). */
+  capability: z.enum(['read', 'act', 'exec']).optional(),
 });
 export type AuditEntry = z.infer<typeof AuditEntrySchema>;
 

@@ -130,6 +130,13 @@ promptSeconds.addEventListener('change', () => {
 
 let audit: AuditEntry[] = [];
 
+/** Where an answer was given, as the log says it: " (in the popup)", " (in mcp's app)", or nothing for uses. */
+function answeredWhere(e: AuditEntry): string {
+  if (e.source === 'popup') return ' (in the popup)';
+  if (e.source === 'app') return ` (in ${visible(e.source_client ?? 'an agent', 80)}'s app)`;
+  return '';
+}
+
 async function renderAudit(): Promise<void> {
   audit = (await ask<AuditReply>({ kind: 'audit' })).entries;
   document.getElementById('audit-count')!.textContent = `${audit.length} entr${audit.length === 1 ? 'y' : 'ies'}.`;
@@ -138,11 +145,11 @@ async function renderAudit(): Promise<void> {
     .reverse()
     .map((e) => {
       const tr = el('tr');
-      Object.assign(tr.dataset, { kind: e.kind, tool: e.tool, outcome: e.outcome });
+      Object.assign(tr.dataset, { kind: e.kind, tool: e.tool, outcome: e.outcome, ...(e.source && { source: e.source }) });
       const code = el('td');
       if (e.code !== undefined) code.append(el('pre', visible(e.code, 2000, true)));
       else if (e.operation !== undefined) code.append(el('pre', visible(e.operation, 2000, true)));
-      tr.append(el('td', when(e.time)), el('td', e.kind === 'grant' ? 'allowed' : 'ran'), el('td', visible(e.client, 80)), el('td', e.origin), el('td', e.tool), code, el('td', e.outcome));
+      tr.append(el('td', when(e.time)), el('td', e.kind === 'grant' ? 'allowed' : e.kind === 'answer' ? `answered (${e.capability ?? ''})` : 'ran'), el('td', visible(e.client, 80)), el('td', e.origin), el('td', e.tool), code, el('td', `${e.outcome}${answeredWhere(e)}`));
       return tr;
     });
   document.querySelector('#audit-log tbody')!.replaceChildren(...rows);
