@@ -2,7 +2,7 @@
 // and Firefox with the official MCP client: a cross-origin click and an evaluate each answered in the client (with the
 // narrow answers only, the question naming who, what, which site and tab, and the code); the popup's answer winning
 // while the client's question is open (the client's request withdrawn); an answer in one client's app settling only
-// that client's calls; a decline refusing; the option off (the default) sending no question at all; the audit log and
+// that client's calls; a decline refusing; cancelling the call withdrawing it in both places; the option off (the default) sending no question at all; the audit log and
 // its export saying where each answer was given.
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
@@ -145,12 +145,23 @@ describe.each(BROWSERS)("prompts asked in the agent's app in %s", (kind) => {
     await noPrompts(rig);
   });
 
+  it('cancelling the call withdraws the question in the app and the prompt in the popup', async () => {
+    const abort = new AbortController();
+    const asking = app.client.callTool({ name: 'evaluate', arguments: { session, expression: '"cancelled"' } }, { signal: abort.signal }).catch((e: unknown) => e);
+    const q = await nextQuestion(app, 4);
+    await waitForPrompt(rig, { capability: 'exec', origin: A() });
+    abort.abort();
+    await asking;
+    await until(() => q.signal.aborted, 10_000, "the client's question to be withdrawn");
+    await noPrompts(rig);
+  });
+
   it("an answer in one client's app settles that client's calls only; the other client's call still waits on the popup", async () => {
     const code = '"shared question"';
     const theirs = tool(off.client, 'evaluate', { expression: code });
     await waitForPrompt(rig, { capability: 'exec', origin: A() });
     const mine = tool(app.client, 'evaluate', { expression: code });
-    const q = await nextQuestion(app, 4);
+    const q = await nextQuestion(app, 5);
     await until(async () => (await promptCards(rig))[0]?.text.includes('2 calls waiting'), 10_000, 'both calls to wait on one prompt');
     q.reply({ action: 'accept', content: { answer: 'allow_once' } });
     expect((await mine).structured.value).toBe('shared question');
