@@ -54,6 +54,13 @@ export function renderToolsDoc(): string {
     '"Consent"). Sharing a tab grants read and act on the origin it was shared at; anything else waits while the user',
     'answers a prompt in the Oriel popup, then goes on or fails with `permission_denied` or `permission_timeout`. A tool',
     'the user switched off in Oriel\'s options is not listed and answers `operation_disabled`.',
+    'Where the user allowed it for your client (by its `clientInfo.name`, in Oriel\'s options) and your client declared',
+    'form-mode `elicitation` (2025-06-18, 2025-11-25), the same prompt is also sent to your client as',
+    '`elicitation/create` while the call waits: one required field `answer`, one of `allow_once`, `allow_origin` (not',
+    'for code), `allow_code_session` (code only: this exact code in this tab), `deny_once`. Declining denies once;',
+    'cancelling leaves the question to the popup. The first answer, popup or client, wins; the other is withdrawn (the',
+    'client\'s request is cancelled). An answer settles only your own calls (docs/architecture.md, "Asking in the agent\'s',
+    'app"). In the 2026-07-28 revision only the popup asks.',
     'Pages that talk back (the bridge, page-registered tools): [bridge.md](bridge.md).',
     '',
   ];
