@@ -59,8 +59,8 @@ export function questionText(q: PromptQuestion, client: string): string {
   return lines.join('\n');
 }
 
-/** The form: one required choice among the answers the prompt offers an app (enum with enumNames: both 2025 revisions). */
-function answerSchema(q: PromptQuestion) {
+/** The form: one required choice among the answers the prompt offers an app (enum with enumNames: every revision). */
+export function answerSchema(q: PromptQuestion) {
   return {
     type: 'object' as const,
     properties: { answer: { type: 'string' as const, title: 'Your answer', enum: [...q.answers], enumNames: q.answers.map((a) => appAnswerLabel(a, q)) } },

@@ -4,7 +4,8 @@ import type { AppAsk } from '../hub/app-asks.js';
 import { sessionId } from '../hub/sessions.js';
 import type { Caller } from '../../shared/call.js';
 import { orielError } from '../../shared/errors.js';
-import type { SessionView, ToolContext } from './tools/types.js';
+import type { SessionView, ToolContext, ToolOutput } from './tools/types.js';
+import { ModernAsks } from './ask-in-app-modern.js';
 import { readUploadFiles } from './files.js';
 import { createMcpServer } from './server.js';
 
@@ -103,6 +104,15 @@ function leaseFacts(hub: Hub, session: string, caller: Caller): Pick<SessionView
   return { lease: { holder: held.holder.name, yours: held.holder.id === caller.id, expires_at: new Date(held.expiresAt).toISOString(), max_until: new Date(held.maxUntil).toISOString() } };
 }
 
+const parkedCalls = new WeakMap<Hub, ModernAsks<ToolOutput>>();
+
+/** The hub's table of 2026-era calls waiting for their client's retry (shared by every connection, keyed by state). */
+function modernAsksOf(hub: Hub): ModernAsks<ToolOutput> {
+  let asks = parkedCalls.get(hub);
+  if (!asks) parkedCalls.set(hub, (asks = new ModernAsks<ToolOutput>()));
+  return asks;
+}
+
 /**
  * The MCP server for one hub client (a stdio connection or an HTTP session): its tools act as that client, under the
  * name the client gives in `initialize`, with the tools every connected browser allows.
@@ -115,5 +125,6 @@ export function serverForClient(hub: Hub, clientId: string, caller: Caller): Ret
       return makeToolContext(hub, hub.clients.get(clientId) ?? caller, signal, target);
     },
     disabled: () => hub.disabledTools(),
+    modernAsks: modernAsksOf(hub),
   });
 }

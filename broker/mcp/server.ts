@@ -1,7 +1,7 @@
 // The MCP server one client connection talks to: registers every enabled tool definition, validates arguments
 // with zod, and turns every failure into an `isError` result carrying Oriel's error data (shared/errors.ts). The only module that
 // imports the MCP server SDK (with connection.ts).
-import { CLIENT_INFO_META_KEY, McpServer, type Tool } from '@modelcontextprotocol/server';
+import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, inputRequired, McpServer, type Tool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { errorData, toErrorData, type ErrorData } from '../../shared/errors.js';
 import type { ToolContext, ToolDefinition, ToolOutput } from './tools/types.js';
@@ -10,7 +10,11 @@ import { boundText } from './bounds.js';
 import { escapeBare } from '../../shared/snapshot/escape.js';
 import type { CallTarget } from './context.js';
 import { SERVER_VERSION } from '../common/version.js';
-import { askThroughClient, canAskForms, type ElicitingRequest } from './ask-in-app.js';
+import { answerSchema, askThroughClient, canAskForms, questionText, type ElicitingRequest } from './ask-in-app.js';
+import type { ModernAsks } from './ask-in-app-modern.js';
+
+/** The key of the permission question in a 2026-07-28 `input_required` result and in the retry's `inputResponses`. */
+const CONSENT_INPUT = 'oriel_permission';
 
 /** Arguments every tool accepts (docs/tools.md). */
 export const COMMON_ARGS = {
@@ -72,6 +76,11 @@ export interface ServerEnvironment {
   context(signal: AbortSignal, target: CallTarget, clientName: string | undefined): ToolContext;
   /** Tools the user's policy disabled (hidden from tools/list, refused if called). */
   disabled(): ReadonlySet<string>;
+  /**
+   * Where a 2026-07-28-era call may wait for the client's retry with the person's answer (a connection that outlives
+   * its requests: stdio); absent, only the popup asks in that revision.
+   */
+  modernAsks?: ModernAsks<ToolOutput>;
 }
 
 /** The JSON Schema `tools/list` advertises for a tool's arguments (the draft the SDK converts to). */
@@ -117,7 +126,19 @@ export function createMcpServer(env: ServerEnvironment, tools: readonly ToolDefi
         const { session, document, lease, ...args } = parsed.data as Record<string, unknown> & { session?: string; document?: string; lease?: string };
         try {
           const target: CallTarget = { session, document, lease, ...(def.timeout && { timeout: def.timeout }), onPrompt: progressWhileAsking(ctx.mcpReq), ...appAsking(server, ctx.mcpReq) };
-          return successResult(await def.handler(args, env.context(ctx.mcpReq.signal, target, clientNameOf(server, ctx.mcpReq.envelope))));
+          const clientName = clientNameOf(server, ctx.mcpReq.envelope);
+          if (env.modernAsks && canAskForms((ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] as { elicitation?: unknown } | undefined)) {
+            // 2026-07-28: the question goes back as input_required; the client's retry carries the answer.
+            const state = ctx.mcpReq.requestState<string>();
+            const step =
+              typeof state === 'string'
+                ? await env.modernAsks.resume(env.clientId, def.name, state, ctx.mcpReq.inputResponses?.[CONSENT_INPUT], ctx.mcpReq.signal)
+                : await env.modernAsks.start(env.clientId, def.name, ctx.mcpReq.signal, (onAsk, signal) => def.handler(args, env.context(signal, { ...target, onAsk }, clientName)));
+            if (step.kind === 'done') return successResult(step.result);
+            const q = step.ask.question;
+            return inputRequired({ inputRequests: { [CONSENT_INPUT]: inputRequired.elicit({ mode: 'form', message: questionText(q, step.ask.client), requestedSchema: answerSchema(q) }) }, requestState: step.token });
+          }
+          return successResult(await def.handler(args, env.context(ctx.mcpReq.signal, target, clientName)));
         } catch (err) {
           return errorResult(toErrorData(err));
         }

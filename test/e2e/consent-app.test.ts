@@ -23,9 +23,9 @@ interface Asked {
 }
 
 /** A client that declares form elicitation and queues each question it is asked until the test answers it. */
-async function askingClient(rig: Rig, name: string): Promise<{ client: Client; asked: Asked[] }> {
+async function askingClient(rig: Rig, name: string, era: 'legacy' | 'modern' = 'legacy'): Promise<{ client: Client; asked: Asked[] }> {
   const asked: Asked[] = [];
-  const client = await rig.client('legacy', name, { capabilities: { elicitation: { form: {} } } });
+  const client = await rig.client(era, name, { capabilities: { elicitation: { form: {} } } });
   client.setRequestHandler('elicitation/create', (request, ctx) => {
     const params = request.params as unknown as { message: string; requestedSchema: { properties: { answer: { enum: string[]; enumNames: string[] } } } };
     return new Promise((resolve) => {
@@ -47,6 +47,8 @@ describe.each(BROWSERS)("prompts asked in the agent's app in %s", (kind) => {
   let page: Page;
   let app: Awaited<ReturnType<typeof askingClient>>;
   let off: Awaited<ReturnType<typeof askingClient>>;
+  /** A 2026-07-28-era client: asked through input_required and its retry. */
+  let modern: Awaited<ReturnType<typeof askingClient>>;
   let session: string;
   const A = () => one.origin;
   const B = () => one.origin.replace('127.0.0.1', 'localhost');
@@ -58,6 +60,7 @@ describe.each(BROWSERS)("prompts asked in the agent's app in %s", (kind) => {
     rig = await launchRig(kind);
     app = await askingClient(rig, 'agent-app');
     off = await askingClient(rig, 'agent-off');
+    modern = await askingClient(rig, 'agent-modern', 'modern');
     page = await rig.open(`${A()}/page.html?one`);
     await rig.share('page.html?one');
     session = await until(async () => ((await call(app.client, 'list_sessions')).structured.sessions as Array<{ id: string }>)[0]?.id, 20_000, 'the shared tab to become a session');
@@ -67,6 +70,9 @@ describe.each(BROWSERS)("prompts asked in the agent's app in %s", (kind) => {
     await options.type('#app-name', 'agent-app');
     await options.click('#app-form button[type="submit"]');
     await options.waitForSelector('#app-clients li[data-app="agent-app"]', { timeout: 10_000 });
+    await options.type('#app-name', 'agent-modern');
+    await options.click('#app-form button[type="submit"]');
+    await options.waitForSelector('#app-clients li[data-app="agent-modern"]', { timeout: 10_000 });
     await page.bringToFront();
   });
   afterAll(async () => {
@@ -171,5 +177,34 @@ describe.each(BROWSERS)("prompts asked in the agent's app in %s", (kind) => {
     await answerPrompt(rig, { capability: 'exec', origin: A() }, 'deny_once', page);
     expect((await theirs).error?.code).toBe('permission_denied');
     expect(off.asked).toHaveLength(0);
+  });
+
+  it('2026-07-28: a cross-origin click and an evaluate are answered through input_required and the retry', async () => {
+    const outline = await until(async () => {
+      const text = (await tool(modern.client, 'snapshot')).text;
+      return (text.match(/button "Act"/g) ?? []).length === 2 ? text : undefined;
+    }, 10_000, 'the iframe to show its button');
+    const inner = outline.split('\n').filter((l) => /button "Act"/.test(l))[1]!;
+    const click = tool(modern.client, 'click', { handle: handleOf(inner, /button "Act"/) });
+    const q = await nextQuestion(modern, 0);
+    expect(q.message).toContain(`may the agent "agent-modern" click, type and navigate on ${B()}?`);
+    expect(q.answers).toEqual(['allow_once', 'allow_origin', 'deny_once']);
+    await waitForPrompt(rig, { capability: 'act', origin: B() });
+    q.reply({ action: 'accept', content: { answer: 'allow_once' } });
+    const done = await click;
+    expect(done.isError, done.text).toBe(false);
+    await noPrompts(rig);
+
+    const asking = tool(modern.client, 'evaluate', { expression: '"modern era"' });
+    const e = await nextQuestion(modern, 1);
+    expect(e.message).toContain('Code (12 characters):\n"modern era"');
+    expect(e.answers).toEqual(['allow_once', 'allow_code_session', 'deny_once']);
+    e.reply({ action: 'accept', content: { answer: 'allow_once' } });
+    expect((await asking).structured.value).toBe('modern era');
+    const denied = tool(modern.client, 'evaluate', { expression: '"modern era"' });
+    (await nextQuestion(modern, 2)).reply({ action: 'decline' });
+    expect((await denied).error?.code).toBe('permission_denied');
+    const { entries } = await exportAudit(rig);
+    expect(entries).toEqual(expect.arrayContaining([expect.objectContaining({ kind: 'grant', outcome: 'allow_once', source: 'app', source_client: 'agent-modern' })]));
   });
 });
