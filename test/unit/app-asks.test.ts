@@ -8,6 +8,7 @@ import type { AppAsk } from '../../broker/hub/app-asks.js';
 import type { HubToBrowser } from '../../shared/protocol.js';
 import type { PromptQuestion } from '../../shared/ask-in-app.js';
 import { logger } from '../../broker/common/log.js';
+import { ModernAsks } from '../../broker/mcp/ask-in-app-modern.js';
 
 const quiet = { ...logger('test'), info: () => {}, warn: () => {}, debug: () => {} } as ReturnType<typeof logger>;
 const tab = { tab: 7, title: 'T', url: 'http://a.test/', origin: 'http://a.test', active: true };
@@ -87,5 +88,46 @@ describe("asking in the agent's app (hub)", () => {
     s.cancel();
     expect(s.asks[2]!.withdrawn.aborted).toBe(true);
     expect(await s.pending).toMatchObject({ data: { code: 'cancelled' } });
+  });
+});
+
+describe("asking in the agent's app, 2026-07-28 (parked calls)", () => {
+  const ask = (answers: string[] = []): AppAsk => ({ question, client: 'agent-app', until: Date.now() + 60_000, withdrawn: new AbortController().signal, answer: (a) => answers.push(a) });
+
+  it('asks, then resumes with the answer on the retry of the same connection and tool', async () => {
+    const asks = new ModernAsks<string>();
+    const given: string[] = [];
+    let finish!: (v: string) => void;
+    const first = await asks.start('c1', 'evaluate', new AbortController().signal, (onAsk) => {
+      onAsk(ask(given));
+      return new Promise<string>((r) => (finish = r));
+    });
+    expect(first.kind).toBe('ask');
+    const token = (first as { token: string }).token;
+    expect(token).toMatch(/^[0-9a-f]{32}$/);
+    // Another connection, or another tool, quoting the state is refused; so is a made-up state.
+    expect(() => asks.resume('c2', 'evaluate', token, { action: 'accept', content: { answer: 'allow_once' } }, new AbortController().signal)).toThrow(/another client/);
+    expect(() => asks.resume('c1', 'click', token, {}, new AbortController().signal)).toThrow();
+    expect(() => asks.resume('c1', 'evaluate', 'made-up', {}, new AbortController().signal)).toThrow();
+    const resumed = asks.resume('c1', 'evaluate', token, { action: 'accept', content: { answer: 'allow_once' } }, new AbortController().signal);
+    expect(given).toEqual(['allow_once']);
+    finish('ran');
+    expect(await resumed).toEqual({ kind: 'done', result: 'ran' });
+    // Done: the state is stale now.
+    expect(() => asks.resume('c1', 'evaluate', token, {}, new AbortController().signal)).toThrow();
+  });
+
+  it('a decline relays deny_once; an answer not offered relays nothing', async () => {
+    const asks = new ModernAsks<string>();
+    const given: string[] = [];
+    const first = await asks.start('c1', 'evaluate', new AbortController().signal, (onAsk) => {
+      onAsk(ask(given));
+      return new Promise<string>(() => {});
+    });
+    const token = (first as { token: string }).token;
+    void asks.resume('c1', 'evaluate', token, { action: 'accept', content: { answer: 'allow_any' } }, new AbortController().signal);
+    expect(given).toEqual([]);
+    void asks.resume('c1', 'evaluate', token, { action: 'decline' }, new AbortController().signal);
+    expect(given).toEqual(['deny_once']);
   });
 });
