@@ -60,7 +60,8 @@ export function renderToolsDoc(): string {
     'for code), `allow_code_session` (code only: this exact code in this tab), `deny_once`. Declining denies once;',
     'cancelling leaves the question to the popup. The first answer, popup or client, wins; the other is withdrawn (the',
     'client\'s request is cancelled). An answer settles only your own calls (docs/architecture.md, "Asking in the agent\'s',
-    'app"). In the 2026-07-28 revision only the popup asks.',
+    'app"). In the 2026-07-28 revision (stdio), a client declaring form `elicitation` gets an `input_required` result',
+    'with that form under `oriel_permission` and a `requestState`; retry with the answer to go on.',
     'Pages that talk back (the bridge, page-registered tools): [bridge.md](bridge.md).',
     '',
   ];
