@@ -21,9 +21,9 @@ export interface ClientConfig {
  * docs/architecture.md, "Asking in the agent's app").
  */
 export const ASK_IN_APP_NOTE = [
-  "Optional: to answer Oriel's permission prompts in this app as well as in the browser's popup (apps that support MCP",
-  "elicitation), add the name the app gives itself — Oriel's popup shows it on each prompt — under \"Asking in your",
-  "agent's app\" in Oriel's options. Only for an app you trust to show you the question.",
+  "Optional: to answer Oriel's permission prompts in this app as well as in the browser's popup (apps that support",
+  'MCP elicitation), add the name the app gives itself (the popup shows it on each prompt) under',
+  '"Asking in your agent\'s app" in Oriel\'s options. Only for an app you trust to show you the question.',
 ];
 
 /** The server name the entry is registered under. */
