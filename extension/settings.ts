@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { orielError } from '../shared/errors.js';
 import { OPS, isOpName } from '../shared/ops.js';
+import { MAX_APP_CLIENT_CHARS, MAX_APP_CLIENTS } from '../shared/ask-in-app.js';
 
 /** Most redaction selectors, and longest one (characters), the options page accepts. */
 export const MAX_REDACT_SELECTORS = 200;
@@ -48,6 +49,12 @@ export const SettingsSchema = z.object({
    * events. Off by default; the Chromium build declares the `debugger` permission, the Firefox build has neither.
    */
   trustedInput: z.boolean().catch(false),
+  /**
+   * The MCP client names (their `clientInfo.name`) whose app may ask the person permission questions too (MCP
+   * elicitation), besides the popup. Empty by default: the app shows the question and relays the answer, so only apps
+   * the person trusts to show it to them belong here (docs/architecture.md, "Asking in the agent's app").
+   */
+  askInApp: z.array(z.string().min(1).max(MAX_APP_CLIENT_CHARS)).max(MAX_APP_CLIENTS).catch([]),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 

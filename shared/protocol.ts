@@ -4,10 +4,13 @@ import { z } from 'zod';
 import { ErrorDataSchema } from './errors.js';
 import { PageCallSchema } from './call.js';
 import { BRIDGE_LIMITS } from './bridge.js';
+import { AppAnswerSchema, MAX_APP_CLIENT_CHARS, MAX_APP_CLIENTS, PromptQuestionSchema } from './ask-in-app.js';
 
 /**
  * Version of the browser ⇄ hub protocol; both ends refuse another. 2: calls travel in one envelope; events.
  * 3: consent — the browser's tool policy, calls suspended on permission prompts, pending prompts, clients leaving.
+ * 4 also carries asking in the agent's app (an optional question on `call_suspended`, `answer` frames, `ask_in_app`
+ * policy): additions an older end leaves out or ignores, so the version stays.
  */
 export const WIRE_VERSION = 4;
 
@@ -54,6 +57,8 @@ export type TabInfo = z.infer<typeof TabInfoSchema>;
 export const PolicySchema = z.object({
   disabled: z.array(z.string().max(40)).max(100).default([]),
   upload_folder: z.string().max(4096).nullable(),
+  /** The MCP client names (`clientInfo.name`) the person lets ask permission questions in their own app. */
+  ask_in_app: z.array(z.string().max(MAX_APP_CLIENT_CHARS)).max(MAX_APP_CLIENTS).optional(),
 });
 export type Policy = z.infer<typeof PolicySchema>;
 
@@ -116,8 +121,11 @@ export const BrowserEventSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('policy'), ...PolicySchema.shape }),
   /** The permission prompts waiting now (the whole list, after every change). */
   z.object({ kind: z.literal('prompts'), prompts: z.array(PromptInfoSchema).max(200) }),
-  /** Call `call` waits on a permission prompt until `until` (ms since the Unix epoch): its deadline is suspended. */
-  z.object({ kind: z.literal('call_suspended'), call: z.number().int(), until: z.number().int() }),
+  /**
+   * Call `call` waits on a permission prompt until `until` (ms since the Unix epoch): its deadline is suspended.
+   * `prompt` is the question, for the calling client's app to ask too where the person allowed it.
+   */
+  z.object({ kind: z.literal('call_suspended'), call: z.number().int(), until: z.number().int(), prompt: PromptQuestionSchema.optional() }),
   /** Call `call` was allowed after a prompt and goes on with the budget it had left: its new absolute `deadline`. */
   z.object({ kind: z.literal('call_resumed'), call: z.number().int(), deadline: z.number().int() }),
 ]);
@@ -142,6 +150,11 @@ export const HubToBrowserSchema = z.discriminatedUnion('t', [
   z.object({ t: z.literal('cancel'), id: z.number().int() }),
   /** A call that waited on a permission prompt has its session's turn again (after `call_resumed`): it may go on. */
   z.object({ t: z.literal('turn'), id: z.number().int() }),
+  /**
+   * The person answered prompt `prompt` in the app of client `client` (hub id), which call `call` of that client
+   * waits on; `via` is the client's label, for the audit log. The answer settles only that client's calls.
+   */
+  z.object({ t: z.literal('answer'), prompt: z.string().max(40), call: z.number().int(), client: z.string().max(40), via: z.string().max(200), answer: AppAnswerSchema }),
   /** An MCP client left: its permission prompts are withdrawn. */
   z.object({ t: z.literal('client_gone'), client: z.string().max(40) }),
   z.object({ t: z.literal('ping'), n: z.number().int() }),

@@ -16,6 +16,16 @@ export interface ClientConfig {
   where: string[];
 }
 
+/**
+ * Said under every snippet: how to let the client's app ask Oriel's permission questions too (off by default;
+ * docs/architecture.md, "Asking in the agent's app").
+ */
+export const ASK_IN_APP_NOTE = [
+  "Optional: to answer Oriel's permission prompts in this app as well as in the browser's popup (apps that support",
+  'MCP elicitation), add the name the app gives itself (the popup shows it on each prompt) under',
+  '"Asking in your agent\'s app" in Oriel\'s options. Only for an app you trust to show you the question.',
+];
+
 /** The server name the entry is registered under. */
 export const SERVER_NAME = 'oriel';
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Argument, Option, type Command } from 'commander';
 import { runtimeDirIssue } from '../common/paths.js';
 import { BROWSER_NAMES, type BrowserName } from './browsers.js';
-import { clientConfig, clientHttpConfig, hubLocationEnv, MCP_CLIENTS, type McpClient } from './client-config.js';
+import { ASK_IN_APP_NOTE, clientConfig, clientHttpConfig, hubLocationEnv, MCP_CLIENTS, type McpClient } from './client-config.js';
 import { httpToken, httpTokenPath } from '../common/http-token.js';
 import { DEFAULT_HTTP_PORT, MCP_PATH } from '../mcp/http.js';
 import { TOOLS } from '../mcp/tools/index.js';
@@ -288,6 +288,7 @@ export function registerSetupCommands(program: Command, io: SetupIo = defaultIo)
           }
           config = http;
         }
+        config = { ...config, where: [...config.where, ...ASK_IN_APP_NOTE] };
         if (!/\.(?:mjs|cjs|js)$/.test(ctx.cliPath)) io.err(`warning: ${ctx.cliPath} is not the built CLI; run this from dist/broker/oriel.mjs\n`);
         if (flags.json) io.out(JSON.stringify(config) + '\n');
         else {

@@ -43,6 +43,11 @@ export class ClientTable {
     return c && { id: c.id, name: c.name };
   }
 
+  /** The name client `id` gave itself (trimmed, bounded; not made distinct), or undefined once it disconnected. */
+  givenName(id: string): string | undefined {
+    return this.clients.get(id)?.given;
+  }
+
   /** Forgets `id`; returns the caller it was. */
   remove(id: string): Caller | undefined {
     const c = this.clients.get(id);

@@ -11,6 +11,7 @@ import { expiresAt, type Lease, type LeaseInfo } from './leases.js';
 import { HubEvents } from './events.js';
 import { ClientTable } from './clients.js';
 import { BridgeBuffers } from './bridge.js';
+import { AppAsks, type AppAsk } from './app-asks.js';
 
 /** A connected browser as the hub sees it: a way to send frames, and who it is. */
 export interface BrowserLink {
@@ -38,6 +39,9 @@ interface PendingCall {
   arm(at: number, error: () => OrielError): void;
   /** Told when the call starts waiting on a permission prompt (until `until`, ms since the epoch). */
   onPrompt?: (until: number) => void;
+  /** Asks the prompt in the caller's app too (./app-asks.ts), where the person allows it for this client. */
+  onAsk?: (ask: AppAsk) => void;
+  caller: Caller;
   /** The call's turn on its session: given up while it waits on a prompt, so other calls on the tab run meanwhile. */
   slot: Slot;
   /** Set while the turn is given up: waits until the call has the session again. */
@@ -64,6 +68,11 @@ export interface PageRequest {
   signal?: AbortSignal;
   /** Called when the call starts waiting on the person's permission prompt, with when that wait ends (ms since the epoch). */
   onPrompt?: (until: number) => void;
+  /**
+   * Given when the call waits on a prompt that the person lets this client's app ask too (docs/architecture.md,
+   * "Asking in the agent's app"); the client's transport decides whether it can ask and passes this only then.
+   */
+  onAsk?: (ask: AppAsk) => void;
 }
 
 /** A lease request ({@link Hub.acquireLease}). */
@@ -119,6 +128,16 @@ export class Hub {
   private readonly policies = new Map<string, readonly string[]>();
   /** Each browser's waiting permission prompts. */
   private readonly prompts = new Map<string, PromptInfo[]>();
+  /** Per browser instance: the client names the person lets ask permission questions in their app (policy events). */
+  private readonly askInApp = new Map<string, readonly string[]>();
+  /** Permission questions out with agents' apps. */
+  readonly appAsks = new AppAsks((instance, frame) => {
+    try {
+      this.browsers.get(instance)?.send(frame);
+    } catch {
+      /* the browser went away: its prompts went with it */
+    }
+  });
   private disabled: ReadonlySet<string> = new Set();
   private nextId = 1;
   private holds = 0;
@@ -302,9 +321,11 @@ export class Hub {
         if (event.upload_folder) this.uploadFolders.set(instance, event.upload_folder);
         else this.uploadFolders.delete(instance);
         this.setDisabled(instance, event.disabled);
+        this.askInApp.set(instance, event.ask_in_app ?? []);
         break;
       case 'prompts':
         this.prompts.set(instance, event.prompts);
+        this.appAsks.prune(instance, new Set(event.prompts.map((p) => p.id)));
         break;
       case 'call_suspended': {
         // The call waits on the person, under the prompt's budget: its own deadline stops until the prompt is settled.
@@ -325,12 +346,16 @@ export class Hub {
           }
         }
         call.onPrompt?.(until);
+        // The calling client's app asks too where the person allows it; a question still out for the call is withdrawn.
+        this.appAsks.withdraw(call.id);
+        if (event.prompt && call.onAsk && this.mayAskInApp(instance, call.caller.id)) this.appAsks.start(call.id, call.caller, instance, event.prompt, until, call.onAsk);
         break;
       }
       case 'call_resumed': {
         // Allowed: the call goes on with the budget it had left, never more than its own.
         const call = this.pending.get(event.call);
         if (!call || call.instance !== instance) break;
+        this.appAsks.withdraw(call.id);
         const deadline = Math.min(event.deadline, Date.now() + call.budget);
         call.arm(deadline + ANSWER_SLACK_MS, () => new OrielError(errorData('timeout', `"${call.op}" did not finish within ${call.budget} ms (after the user's permission). The page may still complete it: snapshot to see its state.`)));
         // The call goes on once it has the session again, ahead of calls that arrived after it.
@@ -350,6 +375,15 @@ export class Hub {
       }
     }
     this.events.emit('browser', { instance, event });
+  }
+
+  /**
+   * Whether browser `instance`'s person lets client `clientId` ask in its app: its given name (`clientInfo.name`, not
+   * the numbered label) is on their list.
+   */
+  private mayAskInApp(instance: string, clientId: string): boolean {
+    const name = this.clients.givenName(clientId);
+    return name !== undefined && (this.askInApp.get(instance) ?? []).includes(name);
   }
 
   /** The folder the person chose in the options of browser `instance` for uploads, if any. */
@@ -437,6 +471,8 @@ export class Hub {
         instance: session.instance,
         tab: session.tab,
         client: request.caller.id,
+        caller: request.caller,
+        ...(request.onAsk && { onAsk: request.onAsk }),
         ...(session.info.document !== undefined && { documentBefore: session.info.document }),
         budget,
         slot,
@@ -472,6 +508,7 @@ export class Hub {
     const call = this.pending.get(id);
     if (!call) return;
     this.pending.delete(id);
+    this.appAsks.withdraw(id);
     if (error) {
       const code = error.code;
       if (code === 'timeout' || code === 'cancelled' || code === 'session_gone' || code === 'permission_timeout' || code === 'lease_expired') {

@@ -1,9 +1,11 @@
 // Builds the narrow ToolContext a tool handler receives from the hub's state. The one place a call's deadline is set.
 import type { Hub } from '../hub/hub.js';
+import type { AppAsk } from '../hub/app-asks.js';
 import { sessionId } from '../hub/sessions.js';
 import type { Caller } from '../../shared/call.js';
 import { orielError } from '../../shared/errors.js';
-import type { SessionView, ToolContext } from './tools/types.js';
+import type { SessionView, ToolContext, ToolOutput } from './tools/types.js';
+import { ModernAsks } from './ask-in-app-modern.js';
 import { readUploadFiles } from './files.js';
 import { createMcpServer } from './server.js';
 import { TOOLS } from './tools/index.js';
@@ -24,6 +26,8 @@ export interface CallTarget {
   timeout?: { default: number; max: number };
   /** Told when the call starts waiting on the person's permission prompt (until when, ms since the epoch). */
   onPrompt?: (until: number) => void;
+  /** Asks that prompt in the client's app too, where the person allows it (broker/mcp/ask-in-app.ts). */
+  onAsk?: (ask: AppAsk) => void;
 }
 
 /**
@@ -73,6 +77,7 @@ export function makeToolContext(hub: Hub, caller: Caller, signal: AbortSignal, t
         deadline: Date.now() + budget(options.timeoutMs),
         ...(target.document !== undefined && { document: target.document }),
         ...(target.onPrompt && { onPrompt: target.onPrompt }),
+        ...(target.onAsk && { onAsk: target.onAsk }),
       });
     },
     acquireLease(options) {
@@ -100,6 +105,15 @@ function leaseFacts(hub: Hub, session: string, caller: Caller): Pick<SessionView
   return { lease: { holder: held.holder.name, yours: held.holder.id === caller.id, expires_at: new Date(held.expiresAt).toISOString(), max_until: new Date(held.maxUntil).toISOString() } };
 }
 
+const parkedCalls = new WeakMap<Hub, ModernAsks<ToolOutput>>();
+
+/** The hub's table of 2026-era calls waiting for their client's retry (shared by every connection, keyed by state). */
+function modernAsksOf(hub: Hub): ModernAsks<ToolOutput> {
+  let asks = parkedCalls.get(hub);
+  if (!asks) parkedCalls.set(hub, (asks = new ModernAsks<ToolOutput>()));
+  return asks;
+}
+
 /**
  * The MCP server for one hub client (a stdio connection or an HTTP session): its tools act as that client, under the
  * name the client gives in `initialize`, with the tools every connected browser allows. `tools` names the tools it
@@ -113,5 +127,6 @@ export function serverForClient(hub: Hub, clientId: string, caller: Caller, tool
       return makeToolContext(hub, hub.clients.get(clientId) ?? caller, signal, target);
     },
     disabled: () => hub.disabledTools(),
+    modernAsks: modernAsksOf(hub),
   }, tools ? TOOLS.filter((t) => tools.includes(t.name)) : TOOLS);
 }

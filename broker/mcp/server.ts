@@ -1,7 +1,7 @@
 // The MCP server one client connection talks to: registers every enabled tool definition, validates arguments
 // with zod, and turns every failure into an `isError` result carrying Oriel's error data (shared/errors.ts). The only module that
 // imports the MCP server SDK (with connection.ts).
-import { CLIENT_INFO_META_KEY, McpServer, type Tool } from '@modelcontextprotocol/server';
+import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, inputRequired, McpServer, type Tool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { errorData, toErrorData, type ErrorData } from '../../shared/errors.js';
 import type { ToolContext, ToolDefinition, ToolOutput } from './tools/types.js';
@@ -11,6 +11,11 @@ import { escapeBare } from '../../shared/snapshot/escape.js';
 import type { CallTarget } from './context.js';
 import { SERVER_VERSION } from '../common/version.js';
 import { COMMON_ARGS, listedTool, serverInstructions, type ListedTool } from './listing.js';
+import { answerSchema, askThroughClient, canAskForms, questionText, type ElicitingRequest } from './ask-in-app.js';
+import type { ModernAsks } from './ask-in-app-modern.js';
+
+/** The key of the permission question in a 2026-07-28 `input_required` result and in the retry's `inputResponses`. */
+const CONSENT_INPUT = 'oriel_permission';
 
 /** Arguments every tool accepts (their home is listing.ts). */
 export { COMMON_ARGS };
@@ -59,6 +64,11 @@ export interface ServerEnvironment {
   context(signal: AbortSignal, target: CallTarget, clientName: string | undefined): ToolContext;
   /** Tools the user's policy disabled (hidden from tools/list, refused if called). */
   disabled(): ReadonlySet<string>;
+  /**
+   * Where a 2026-07-28-era call may wait for the client's retry with the person's answer (a connection that outlives
+   * its requests: stdio); absent, only the popup asks in that revision.
+   */
+  modernAsks?: ModernAsks<ToolOutput>;
 }
 
 /**
@@ -99,8 +109,20 @@ export function createMcpServer(env: ServerEnvironment, tools: readonly ToolDefi
         const { session, document, lease, ...args } = parsed.data as Record<string, unknown> & { session?: string; document?: string; lease?: string };
         const progress = progressReporter(ctx.mcpReq, def.name);
         try {
-          const target: CallTarget = { session, document, lease, ...(def.timeout && { timeout: def.timeout }), ...(progress.onPrompt && { onPrompt: progress.onPrompt }) };
-          return successResult(await def.handler(args, env.context(ctx.mcpReq.signal, target, clientNameOf(server, ctx.mcpReq.envelope))));
+          const target: CallTarget = { session, document, lease, ...(def.timeout && { timeout: def.timeout }), ...(progress.onPrompt && { onPrompt: progress.onPrompt }), ...appAsking(server, ctx.mcpReq) };
+          const clientName = clientNameOf(server, ctx.mcpReq.envelope);
+          if (env.modernAsks && canAskForms((ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] as { elicitation?: unknown } | undefined)) {
+            // 2026-07-28: the question goes back as input_required; the client's retry carries the answer.
+            const state = ctx.mcpReq.requestState<string>();
+            const step =
+              typeof state === 'string'
+                ? await env.modernAsks.resume(env.clientId, def.name, state, ctx.mcpReq.inputResponses?.[CONSENT_INPUT], ctx.mcpReq.signal)
+                : await env.modernAsks.start(env.clientId, def.name, ctx.mcpReq.signal, (onAsk, signal) => def.handler(args, env.context(signal, { ...target, onAsk }, clientName)));
+            if (step.kind === 'done') return successResult(step.result);
+            const q = step.ask.question;
+            return inputRequired({ inputRequests: { [CONSENT_INPUT]: inputRequired.elicit({ mode: 'form', message: questionText(q, step.ask.client), requestedSchema: answerSchema(q) }) }, requestState: step.token });
+          }
+          return successResult(await def.handler(args, env.context(ctx.mcpReq.signal, target, clientName)));
         } catch (err) {
           return errorResult(toErrorData(err));
         } finally {
@@ -117,6 +139,16 @@ export function createMcpServer(env: ServerEnvironment, tools: readonly ToolDefi
     return { tools: listed.filter((t) => !off.has(t.name)) as Tool[] };
   });
   return server;
+}
+
+/**
+ * `onAsk` for a call whose client can show a form (2025 revisions: the `elicitation` capability from initialize); the
+ * hub uses it only where the person let this client ask in its app. The 2026-07-28 revision has no server-to-client
+ * request (a request carries its envelope instead), so there the popup alone asks.
+ */
+function appAsking(server: McpServer, req: ElicitingRequest & { envelope?: unknown }): Pick<CallTarget, 'onAsk'> {
+  if (req.envelope !== undefined) return {};
+  return canAskForms(server.server.getClientCapabilities()) ? { onAsk: askThroughClient(req) } : {};
 }
 
 /**

@@ -3,7 +3,7 @@
 // synchronously at top level so a restarted worker hears the event that woke it.
 import '../zod-jitless.js'; // first: zod must be jitless before any schema is built
 import { browserIdentity } from './identity.js';
-import { startNative, sendTabs, sendTabsSoon, post, isConnected } from './native.js';
+import { startNative, sendTabs, sendTabsSoon, post, isConnected, type NativeHandlers } from './native.js';
 import { runCall, cancelCall } from './pipeline/index.js';
 import { answerPrompt, recheck } from './pipeline/consent.js';
 import { giveTurn } from './pipeline/turns.js';
@@ -165,7 +165,13 @@ void (async () => {
   await browserSessionReady();
   await Promise.all(restoredSharedTabs().map((tab) => ensureContentScripts(tab)));
   await reconcileSharing();
-  startNative(await browserIdentity(), { call: runCall, cancel: cancelCall, turn: giveTurn, greeted: () => void sendPolicy(), clientGone: withdrawClient, disconnected: withdrawAll });
+  // An answer from an agent's app: the consent stage checks again that it is bound to that client's waiting call.
+  const answerInApp: NativeHandlers['answer'] = (m) => {
+    void answerPrompt(m.prompt, m.answer, { kind: 'app', client: { id: m.client, name: m.via }, call: m.call }).then((ok) => {
+      if (!ok) console.warn('[oriel] refused an answer from an agent\'s app: no such call waits on that prompt');
+    });
+  };
+  startNative(await browserIdentity(), { call: runCall, cancel: cancelCall, turn: giveTurn, greeted: () => void sendPolicy(), clientGone: withdrawClient, answer: answerInApp, disconnected: withdrawAll });
   // A restarted background: every shared tab holds its lifeline again (they reconnect by themselves too).
   for (const tab of await sharedTabIds()) requestLifeline(tab, true);
 })();

@@ -1,6 +1,6 @@
 // The native-messaging port to the broker: connects, says hello with the shared tabs, reconnects with backoff when
 // the host goes away, and hands calls to the router. Counterpart: broker/native-host/relay.ts.
-import { HubToBrowserSchema, NATIVE_HOST_NAME, WIRE_VERSION, type BrowserInfo, type BrowserToHub } from '../../shared/protocol.js';
+import { HubToBrowserSchema, NATIVE_HOST_NAME, WIRE_VERSION, type BrowserInfo, type BrowserToHub, type HubToBrowser } from '../../shared/protocol.js';
 import type { PageCall } from '../../shared/call.js';
 import { describeSharedTabs } from './sharing.js';
 import { inOrder } from './in-order.js';
@@ -15,6 +15,8 @@ export interface NativeHandlers {
   turn(id: number): void;
   /** An MCP client left (its id). */
   clientGone(client: string): void;
+  /** The person answered a prompt in an agent's app (the hub checked it is bound to that client's call). */
+  answer(message: Extract<HubToBrowser, { t: 'answer' }>): void;
   /** The hello went out on a new port (the policy follows it: ./policy.ts). */
   greeted?(): void;
   /** The port closed: calls in flight can no longer be answered. */
@@ -140,6 +142,9 @@ function connect(): void {
         return;
       case 'client_gone':
         handlers?.clientGone(message.client);
+        return;
+      case 'answer':
+        handlers?.answer(message);
         return;
       case 'rejected':
         console.warn('[oriel] the broker rejected a message:', message.reason);

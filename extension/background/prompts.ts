@@ -112,6 +112,24 @@ export function settle(id: string, outcome: PromptOutcome): Prompt | undefined {
   return prompt;
 }
 
+/**
+ * Settles, on prompt `id`, only the calls of client `clientId` with `outcome` (an answer given in that client's app
+ * speaks for its own calls only). Returns how many it settled.
+ */
+export function settleClient(id: string, clientId: string, outcome: PromptOutcome): number {
+  const prompt = [...prompts.values()].find((p) => p.id === id);
+  if (!prompt) return 0;
+  const own = prompt.waiters.filter((w) => w.client.id === clientId);
+  for (const w of own) w.settle(outcome);
+  return own.length;
+}
+
+/** The open prompt call `call` waits on for `need`, if any. */
+export function promptOf(need: Need, call: number): Prompt | undefined {
+  const prompt = prompts.get(promptKey(need));
+  return prompt?.waiters.some((w) => w.call === call) ? prompt : undefined;
+}
+
 /** The prompts open now, oldest first. */
 export function openPrompts(): Prompt[] {
   return [...prompts.values()];

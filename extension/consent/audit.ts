@@ -12,8 +12,11 @@ export const MAX_AUDIT_CODE_CHARS = 2000;
 export const AuditEntrySchema = z.object({
   /** When, ms since the Unix epoch. */
   time: z.number(),
-  /** `grant`: the person allowed exec (`scope` says how widely); `use`: an agent's exec call ran or was refused. */
-  kind: z.enum(['grant', 'use']),
+  /**
+   * `grant`: the person allowed exec (`outcome` says how widely); `use`: an agent's exec call ran or was refused;
+   * `answer`: any other answer the person gave in an agent's app (`source: "app"`).
+   */
+  kind: z.enum(['grant', 'use', 'answer']),
   /** The Oriel session (shared tab) and the origin the code ran on or was allowed for. */
   session: z.string().max(100),
   origin: z.string().max(300),
@@ -26,13 +29,18 @@ export const AuditEntrySchema = z.object({
   code_chars: z.number().int().optional(),
   code_sha256: z.string().max(64).optional(),
   operation: z.string().max(2000).optional(),
-  /** For grants, the answer given (e.g. allow_once, allow_session); for uses, `ok` or the error code. */
+  /** For grants and answers, the answer given (e.g. allow_once, allow_session); for uses, `ok` or the error code. */
   outcome: z.string().max(60),
   /**
    * For uses: whether the code (or page operation) was handed to the page to run; false when the call stopped before
    * (refused, withdrawn or timed out at the prompt, the tab gone). Absent in entries written before it existed.
    */
   ran: z.boolean().optional(),
+  /** For grants and answers: where the person answered — Oriel's popup, or the app of the client `source_client`. */
+  source: z.enum(['popup', 'app']).optional(),
+  source_client: z.string().max(200).optional(),
+  /** For answers: the capability asked about (exec grants say it by their kind). */
+  capability: z.enum(['read', 'act', 'exec']).optional(),
 });
 export type AuditEntry = z.infer<typeof AuditEntrySchema>;
 
@@ -49,6 +57,7 @@ export function codeFields(code: string, sha256: string): Pick<AuditEntry, 'code
 /** What the log's "what happened" column says of an entry: `allowed`, `ran`, or `not run` (the code never reached the page). */
 export function auditVerb(entry: AuditEntry): string {
   if (entry.kind === 'grant') return 'allowed';
+  if (entry.kind === 'answer') return `answered (${entry.capability ?? ''})`;
   return entry.ran === false ? 'not run' : 'ran';
 }
 
@@ -57,7 +66,7 @@ export function auditVerb(entry: AuditEntry): string {
  * "finished" or what its error code means (docs/native-messaging.md, "Errors"). Unknown codes are shown as they are.
  */
 export function auditOutcomeWords(entry: AuditEntry): string {
-  if (entry.kind === 'grant') {
+  if (entry.kind === 'grant' || entry.kind === 'answer') {
     return (ANSWERS as readonly string[]).includes(entry.outcome) ? answerLabel(entry.outcome as Answer, 'exec', entry.operation !== undefined) : entry.outcome;
   }
   if (entry.outcome === 'ok') return 'finished';

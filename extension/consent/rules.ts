@@ -2,6 +2,7 @@
 // Pure: no browser APIs. The background keeps the stores (extension/background/grants.ts) and asks here; the popup and
 // the options page show these shapes (extension/ui).
 import { z } from 'zod';
+import { APP_ANSWERS, type AppAnswer } from '../../shared/ask-in-app.js';
 
 /** The capabilities a person grants, weakest first: a grant of one covers the weaker ones (act lets an agent read). */
 export const GRANTABLE = ['read', 'act', 'exec'] as const;
@@ -129,6 +130,15 @@ export function answersFor(capability: Grantable, origin: string): Answer[] {
   if (!isRememberable(origin)) return ['allow_once', 'deny_once'];
   const exec: Answer[] = capability === 'exec' ? ['allow_code_session', 'allow_session'] : [];
   return ['allow_once', ...exec, 'allow_origin', 'allow_host', 'allow_any', 'deny_once', 'deny_origin'];
+}
+
+/**
+ * The answers an agent's app may relay for a prompt offering `offered` (docs/architecture.md, "Asking in the agent's
+ * app"): allow once, on this site (not for code: for exec it means any code), this exact code in this tab, deny once.
+ */
+export function appAnswersFor(capability: Grantable, offered: readonly Answer[]): AppAnswer[] {
+  const narrow: readonly Answer[] = capability === 'exec' ? ['allow_once', 'allow_code_session', 'deny_once'] : ['allow_once', 'allow_origin', 'deny_once'];
+  return APP_ANSWERS.filter((a) => narrow.includes(a) && offered.includes(a));
 }
 
 /** What an answer does: lets the waiting calls through or not, and what it leaves behind for later calls. */

@@ -4,6 +4,7 @@
 import '../zod-jitless.js'; // first: zod must be jitless before any schema is built
 import { DEFAULT_SETTINGS, MAX_REDACT_SELECTORS, MAX_SELECTOR_CHARS, readSettings, writeSettings } from '../settings.js';
 import './permissions.js';
+import './ask-in-app.js';
 import { CHROMIUM_BUILD } from '../build-target.js';
 
 const selectors = document.getElementById('selectors') as HTMLTextAreaElement;

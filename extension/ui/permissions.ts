@@ -130,6 +130,13 @@ promptSeconds.addEventListener('change', () => {
 
 let audit: AuditEntry[] = [];
 
+/** Where an answer was given, as the log says it: " (in the popup)", " (in mcp's app)", or nothing for uses. */
+function answeredWhere(e: AuditEntry): string {
+  if (e.source === 'popup') return ' (in the popup)';
+  if (e.source === 'app') return ` (in ${visible(e.source_client ?? 'an agent', 80)}'s app)`;
+  return '';
+}
+
 async function renderAudit(): Promise<void> {
   audit = (await ask<AuditReply>({ kind: 'audit' })).entries;
   document.getElementById('audit-count')!.textContent = `${audit.length} entr${audit.length === 1 ? 'y' : 'ies'}.`;
@@ -138,12 +145,12 @@ async function renderAudit(): Promise<void> {
     .reverse()
     .map((e) => {
       const tr = el('tr');
-      Object.assign(tr.dataset, { kind: e.kind, tool: e.tool, outcome: e.outcome });
+      Object.assign(tr.dataset, { kind: e.kind, tool: e.tool, outcome: e.outcome, ...(e.source && { source: e.source }) });
       const code = el('td');
       if (e.code !== undefined) code.append(el('pre', visible(e.code, 2000, true)));
       else if (e.operation !== undefined) code.append(el('pre', visible(e.operation, 2000, true)));
       // Words, not codes: what the person answered, or what happened to the code (a refused call's code never ran).
-      tr.append(el('td', when(e.time)), el('td', auditVerb(e)), el('td', visible(e.client, 80)), el('td', visible(e.origin, 300)), el('td', e.tool), code, el('td', auditOutcomeWords(e)));
+      tr.append(el('td', when(e.time)), el('td', auditVerb(e)), el('td', visible(e.client, 80)), el('td', visible(e.origin, 300)), el('td', e.tool), code, el('td', `${auditOutcomeWords(e)}${answeredWhere(e)}`));
       return tr;
     });
   document.querySelector('#audit-log tbody')!.replaceChildren(...rows);

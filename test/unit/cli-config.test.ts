@@ -81,6 +81,9 @@ describe('oriel config', () => {
       if (client === 'codex') expect(parseSimpleToml(out.out)['mcp_servers.oriel']).toMatchObject({ args: [machine.ctx.cliPath, 'mcp'] });
       else if (client !== 'claude-code') expect(() => JSON.parse(out.out)).not.toThrow();
       expect(out.err.length).toBeGreaterThan(0);
+      // How to let the app ask Oriel's permission questions too (off by default) goes with every snippet, never into it.
+      expect(out.err).toContain('"Asking in your agent\'s app" in Oriel\'s options');
+      expect(out.out).not.toContain('Asking in your');
     }
   });
 

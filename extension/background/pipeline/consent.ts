@@ -7,7 +7,9 @@ import { awaitTurn } from './turns.js';
 import { destinationOrigin } from './destination.js';
 import { orielError } from '../../../shared/errors.js';
 import { OPS } from '../../../shared/ops.js';
-import { answersFor, effectOf, type Answer, type Grantable, type Need } from '../../consent/rules.js';
+import { answersFor, appAnswersFor, effectOf, type Answer, type Grantable, type Need } from '../../consent/rules.js';
+import { MAX_QUESTION_CODE_CHARS, type AppAnswer, type PromptQuestion } from '../../../shared/ask-in-app.js';
+import type { Caller } from '../../../shared/call.js';
 import { codeFields } from '../../consent/audit.js';
 import { disabledTools } from '../../settings.js';
 import { addGrant, addRule, judge } from '../grants.js';
@@ -102,8 +104,11 @@ async function obtain(state: CallState, need: Need, detail: prompts.Prompt['view
     ...(detail && need.capability === 'exec' && { detail }),
     ...(!need.top && { frame: { inside: state.target!.topOrigin } }),
   };
-  state.clock.suspend(until);
-  const outcome = await prompts.wait(need, view, { call: state.call.id, client: state.call.client, session: state.call.session, op: state.op, title, until }, state.signal);
+  const waiting = prompts.wait(need, view, { call: state.call.id, client: state.call.client, session: state.call.session, op: state.op, title, until }, state.signal);
+  // The hub learns the question with the suspension, so the calling client's app can ask it too where the person allows.
+  const open = prompts.promptOf(need, state.call.id);
+  state.clock.suspend(until, open && appQuestion(open, title, state.op));
+  const outcome = await waiting;
   switch (outcome) {
     case 'allow': {
       // Other calls on the tab ran while the person decided: go on when the hub gives this call its turn back.
@@ -127,25 +132,57 @@ async function obtain(state: CallState, need: Need, detail: prompts.Prompt['view
   }
 }
 
+/** Who gave an answer: the person in the popup, or the person in the app of the client whose call `call` waits. */
+export type AnswerSource = { kind: 'popup' } | { kind: 'app'; client: Caller; call: number };
+
 /**
- * The person answers prompt `id` (from the popup): the waiting calls go on or fail, a remembered rule or session grant
- * is kept, exec grants go to the audit log, and other open prompts that the new rule settles are settled too.
- * @returns false when the prompt is gone (answered meanwhile, or every call stopped waiting) or the answer is not offered.
+ * The person answers prompt `id`: the waiting calls go on or fail, a remembered rule or session grant is kept, exec
+ * grants (and every answer given in an app) go to the audit log with where they were given, and other open prompts
+ * that the new rule settles are settled too. An answer given in a client's app must be one the app was offered
+ * ({@link appAnswersFor}) for a prompt a call of that very client waits on, and settles only that client's calls
+ * (docs/architecture.md, "Asking in the agent's app").
+ * @returns false when the prompt is gone (answered meanwhile, or every call stopped waiting), the answer is not
+ *   offered, or (from an app) the client's call does not wait on this prompt.
  */
-export async function answerPrompt(id: string, answer: Answer): Promise<boolean> {
+export async function answerPrompt(id: string, answer: Answer, source: AnswerSource = { kind: 'popup' }): Promise<boolean> {
   const prompt = prompts.openPrompts().find((p) => p.id === id);
   if (!prompt || !prompt.view.answers.includes(answer)) return false;
+  if (source.kind === 'app') {
+    const bound = prompt.waiters.some((w) => w.call === source.call && w.client.id === source.client.id);
+    if (!bound || !appAnswersFor(prompt.need.capability, prompt.view.answers).includes(answer as AppAnswer)) return false;
+  }
   // The calls answered are those waiting now (storing a rule below may settle the prompt before this function does).
-  const waiters = [...prompt.waiters];
+  const waiters = prompt.waiters.filter((w) => source.kind === 'popup' || w.client.id === source.client.id);
   const preview = prompt.view.detail?.kind === 'code' ? prompt.view.detail.code : undefined;
   const effect = effectOf(answer, prompt.need, crypto.randomUUID(), Date.now(), preview);
-  if (effect.allow && prompt.need.capability === 'exec') await auditGrant(prompt, waiters, answer);
+  if (effect.allow && prompt.need.capability === 'exec') await auditAnswer('grant', prompt, waiters, answer, source);
+  else if (source.kind === 'app') await auditAnswer('answer', prompt, waiters, answer, source);
   if (effect.rule) await addRule(effect.rule);
   // The grant keeps the title the person saw in the prompt: the tab may show another site's page later.
   if (effect.grant) await addGrant({ ...effect.grant, ...(waiters[0] && { title: waiters[0].title.slice(0, 200) }) });
-  prompts.settle(id, effect.allow ? 'allow' : 'deny');
+  if (source.kind === 'app') prompts.settleClient(id, source.client.id, effect.allow ? 'allow' : 'deny');
+  else prompts.settle(id, effect.allow ? 'allow' : 'deny');
   if (effect.rule || effect.grant) await recheck();
   return true;
+}
+
+/**
+ * The prompt as an agent's app is asked it: what the popup shows, bounded, with the narrow answers only. `title` is
+ * the shared tab's (page content), `op` the asking call's tool.
+ */
+function appQuestion(prompt: prompts.Prompt, title: string, op: string): PromptQuestion {
+  const detail = prompt.view.detail;
+  return {
+    id: prompt.id,
+    capability: prompt.need.capability,
+    origin: prompt.need.origin.slice(0, 300),
+    ...(prompt.view.frame && { inside: prompt.view.frame.inside.slice(0, 300) }),
+    title: title.slice(0, 300),
+    tool: op,
+    ...(detail?.kind === 'code' && { code: detail.code.slice(0, MAX_QUESTION_CODE_CHARS), code_chars: detail.chars }),
+    ...(detail?.kind === 'operation' && { operation: `${detail.name} ${detail.args}`.slice(0, MAX_QUESTION_CODE_CHARS) }),
+    answers: appAnswersFor(prompt.need.capability, prompt.view.answers),
+  };
 }
 
 /** Settles the open prompts that what is stored now decides (after a new rule, or a revocation elsewhere). */
@@ -157,12 +194,12 @@ export async function recheck(): Promise<void> {
   }
 }
 
-async function auditGrant(prompt: prompts.Prompt, waiters: readonly prompts.Waiter[], answer: Answer): Promise<void> {
+async function auditAnswer(kind: 'grant' | 'answer', prompt: prompts.Prompt, waiters: readonly prompts.Waiter[], answer: Answer, source: AnswerSource): Promise<void> {
   const detail = prompt.view.detail;
   for (const w of waiters) {
     await audit({
       time: Date.now(),
-      kind: 'grant',
+      kind,
       session: w.session,
       origin: prompt.need.origin,
       client: w.client.name,
@@ -171,6 +208,9 @@ async function auditGrant(prompt: prompts.Prompt, waiters: readonly prompts.Wait
       ...(detail?.kind === 'code' && codeFields(detail.code, prompt.need.code ?? '')),
       ...(detail?.kind === 'operation' && { operation: `${detail.name} ${detail.args}`.slice(0, 2000) }),
       outcome: answer,
+      source: source.kind,
+      ...(source.kind === 'app' && { source_client: source.client.name.slice(0, 200) }),
+      ...(kind === 'answer' && { capability: prompt.need.capability }),
     });
   }
 }

@@ -4,6 +4,7 @@
 import { orielError } from '../../../shared/errors.js';
 import { remainingMs } from '../../../shared/call.js';
 import type { BrowserEvent } from '../../../shared/protocol.js';
+import type { PromptQuestion } from '../../../shared/ask-in-app.js';
 import { sendToFrame } from '../frames.js';
 
 /** The background answers this long before the deadline, so its diagnosis reaches the hub in time, ms. */
@@ -34,10 +35,10 @@ export class CallClock {
     return this.left !== undefined;
   }
 
-  /** Stops the clock while the call waits on a prompt until `until` (ms since the epoch). */
-  suspend(until: number): void {
+  /** Stops the clock while the call waits on a prompt until `until` (ms since the epoch); `prompt` is its question. */
+  suspend(until: number, prompt?: PromptQuestion): void {
     if (this.left === undefined) this.left = remainingMs(this.at);
-    this.report({ kind: 'call_suspended', call: this.call, until });
+    this.report({ kind: 'call_suspended', call: this.call, until, ...(prompt && { prompt }) });
     this.changed();
   }
 
