@@ -1,6 +1,7 @@
 // click: one click on one element, with evidence of what happened. Page side: extension/content/actions/click.ts.
 import { ClickArgs, ClickResult } from '../../../shared/ops.js';
 import { orielError } from '../../../shared/errors.js';
+import { escapeBare } from '../../../shared/snapshot/index.js';
 import { dialogNote, noteOf } from './dialogs.js';
 import { defineTool } from './types.js';
 
@@ -18,6 +19,8 @@ export const click = defineTool({
     const timeoutMs = (args.timeout_ms ?? 5_000) + 5_000;
     const value = ClickResult.parse(await ctx.callPage('click', args, { timeoutMs }));
     const effects = [value.navigation_started && 'navigation started', value.dom_changed && 'page changed'].filter(Boolean).join(', ') || 'no visible change';
-    return { structured: value, text: `Clicked ${args.handle ?? value.handle ?? args.selector}${args.handle && value.handle && value.handle !== args.handle ? ` (it now shows something else, under the new handle ${value.handle})` : ''} (${value.trusted ? 'trusted' : 'synthetic'} input): ${effects}.${noteOf(value.note)}${dialogNote(value.dialogs)}` };
+    // A person's click of this kind opens the link in a new tab; Oriel's synthetic events cannot, and say so.
+    const newTab = value.new_tab_url ? ` A person's click would open ${escapeBare(value.new_tab_url)} in a new tab; synthetic input opens none (navigate there, or ask the user to turn on trusted input).` : '';
+    return { structured: value, text: `Clicked ${args.handle ?? value.handle ?? args.selector}${args.handle && value.handle && value.handle !== args.handle ? ` (it now shows something else, under the new handle ${value.handle})` : ''} (${value.trusted ? 'trusted' : 'synthetic'} input): ${effects}.${newTab}${noteOf(value.note)}${dialogNote(value.dialogs)}` };
   },
 });
