@@ -33,6 +33,7 @@ export function renderToolsDoc(): string {
     const schema = z.toJSONSchema(tool.input.extend(COMMON_ARGS)) as JsonSchema;
     const a = tool.annotations;
     out.push(`## \`${tool.name}\` — ${tool.title}`, '', tool.description, '');
+    if (tool.notes) out.push(tool.notes, '');
     out.push(`Needs: **${tool.capability}**. Annotations: readOnly=${a.readOnlyHint}, destructive=${a.destructiveHint}, openWorld=${a.openWorldHint}.`, '');
     out.push('| argument | type | required | description |', '|---|---|---|---|');
     for (const [name, prop] of Object.entries(schema.properties ?? {})) {

@@ -111,6 +111,11 @@ export interface ToolDefinition<S extends z.ZodObject = z.ZodObject> {
   title: string;
   /** The prompt a model reads before choosing the tool: what it does to the page, and which tool to use instead. */
   description: string;
+  /**
+   * What a reader of docs/tools.md needs beyond the description (event order, defaults, edge cases), in Markdown.
+   * Never sent in `tools/list`, whose size every model pays for.
+   */
+  notes?: string;
   input: S;
   annotations: ToolAnnotations;
   capability: Capability;
