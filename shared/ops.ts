@@ -94,10 +94,10 @@ const Offset = z.number().finite().min(0).max(100_000);
 export const ClickArgs = TargetArgs.extend({
   timeout_ms: z.number().int().min(0).max(60_000).optional().describe('How long to wait for the target to become clickable. Default 5000.'),
   button: z.enum(MOUSE_BUTTONS).optional().describe('Default left.'),
-  count: z.number().int().min(1).max(3).optional().describe('2: double-click, 3: triple.'),
+  count: z.number().int().min(1).max(3).optional().describe('2=double, 3=triple.'),
   modifiers: z.array(z.enum(POINTER_MODIFIERS)).max(4).optional().describe('Keys held.'),
-  x: Offset.optional().describe('CSS px from its left edge. Default: centre.'),
-  y: Offset.optional().describe('CSS px from its top edge. Default: centre.'),
+  x: Offset.optional().describe('Px from its left; default centre.'),
+  y: Offset.optional().describe('Px from its top; default centre.'),
   ...DialogArgs,
 });
 export type ClickArgs = z.infer<typeof ClickArgs>;
