@@ -12,7 +12,7 @@ export const click = defineTool({
     'Clicks one element in the shared tab, named by a handle from snapshot (or a CSS selector matching exactly one element). Waits until it is visible, enabled, still and not covered, scrolls it into view, then clicks as a person would. Returns what happened: dispatched, trusted, navigation started, DOM changed. To fill a field use type; to follow a URL use navigate.',
   notes: [
     '- **Buttons and counts.** Each of the `count` presses is `pointerdown`, `mousedown` (its `detail` the click\'s',
-    '  number), for `button: "right"` then `contextmenu`, and each release `pointerup`, `mouseup`, then `click`',
+    '  number), for `button: "right"` then `contextmenu` (`detail` 0), and each release `pointerup`, `mouseup`, then `click`',
     '  (left) or `auxclick` (middle, right); the second left click adds `dblclick`',
     '  ([UI Events](https://w3c.github.io/uievents/#events-mouseevent-event-order)). Focus moves on the first press',
     '  the page does not cancel. `count` is 1 to 3; a triple click is three presses, with no text selection of',

@@ -139,7 +139,7 @@ export interface ClickOutcome {
 /**
  * `count` clicks of `button` at (x, y) on `hit`, holding `mods`, in the order a person's mouse produces them
  * (https://w3c.github.io/uievents/#events-mouseevent-event-order): each press is pointerdown, mousedown (`detail` =
- * the click's number), and for the right button contextmenu (after the press, as on Linux and macOS); each release is
+ * the click's number), and for the right button contextmenu (after the press, as on Linux and macOS, `detail` 0); each release is
  * pointerup, mouseup, then `click` for the left button or `auxclick` for the others
  * (https://w3c.github.io/uievents/#event-type-auxclick); the second left click adds `dblclick`. Focus moves on the
  * first press the page did not cancel. A cancelled pointerdown suppresses that press's mouse events
@@ -153,7 +153,8 @@ export function clickSequence(hit: Element, x: number, y: number, button: MouseB
     const down = init(x, y, bit, mods, code);
     const compat = hit.dispatchEvent(new PointerEvent('pointerdown', pointer(down)));
     if (compat && hit.dispatchEvent(new MouseEvent('mousedown', { ...down, detail })) && detail === 1) moveFocus(hit);
-    if (button === 'right') hit.dispatchEvent(new MouseEvent('contextmenu', { ...down, detail }));
+    // The browser's own contextmenu carries no click count (`detail` 0, as Chromium's trusted one does).
+    if (button === 'right') hit.dispatchEvent(new MouseEvent('contextmenu', { ...down, detail: 0 }));
     const up = init(x, y, 0, mods, code);
     hit.dispatchEvent(new PointerEvent('pointerup', pointer(up)));
     if (compat) hit.dispatchEvent(new MouseEvent('mouseup', { ...up, detail }));
