@@ -88,6 +88,11 @@ describe.each(BROWSERS)('the long tail of hands in %s', (kind) => {
     const board = handleOf(text, /canvas "Board"/);
     await ok('click', { handle: board, x: 30, y: 70 });
     expect(await out()).toBe('board 30,70');
+    // A point of a map taller than the viewport is scrolled into view first.
+    await ok('click', { selector: '#map', x: 40, y: 1500 });
+    expect(await out()).toBe('map 40,1500');
+    await ok('click', { selector: '#map', y: 30 });
+    expect(await out()).toBe('map 150,30');
     const outside = await tool('click', { handle: board, x: 30, y: 400, timeout_ms: 200 });
     expect(outside.error?.code).toBe('not_actionable');
     expect(outside.error?.message).toMatch(/outside its box of 20\d×10\d CSS px/);

@@ -214,7 +214,10 @@ const CLEAR_ALIGNMENTS: readonly ScrollLogicalPosition[] = ['center', 'end', 'st
  * the answer only when none of them frees it.
  */
 function pointAt(el: Element, redactor: Redactor, requireEnabled: boolean, offset?: PointOffset): Actionability {
-  if (isVisible(el) && !(requireEnabled && isDisabled(el))) scrollIntoViewIfNeeded(el);
+  if (isVisible(el) && !(requireEnabled && isDisabled(el))) {
+    scrollIntoViewIfNeeded(el);
+    if (offset) scrollPointIntoView(el, offset);
+  }
   let a = checkPointerTarget(el, { requireEnabled, redactor, offset });
   if (a.status !== 'covered') return a;
   for (const block of CLEAR_ALIGNMENTS) {
@@ -225,6 +228,19 @@ function pointAt(el: Element, redactor: Redactor, requireEnabled: boolean, offse
     a = again;
   }
   return a;
+}
+
+/**
+ * Scrolls the page so that a point inside `el` (a spot on a map taller than the viewport) is in view, centred on the
+ * axes where it was not. Scroll containers inside the page are not moved: their element was brought into view whole.
+ */
+function scrollPointIntoView(el: Element, offset: PointOffset): void {
+  const box = el.getBoundingClientRect();
+  const x = box.left + (offset.x ?? box.width / 2);
+  const y = box.top + (offset.y ?? box.height / 2);
+  const dx = x < 0 || x >= window.innerWidth ? x - window.innerWidth / 2 : 0;
+  const dy = y < 0 || y >= window.innerHeight ? y - window.innerHeight / 2 : 0;
+  if (dx !== 0 || dy !== 0) window.scrollBy({ left: dx, top: dy, behavior: 'instant' as ScrollBehavior });
 }
 
 /** The visible `<label>`s of a labelable control (https://html.spec.whatwg.org/multipage/forms.html#the-label-element). */
