@@ -115,6 +115,8 @@ export const ClickResult = z.object({
    * Oriel's own events do not open: the page did not cancel the click, and the current tab stayed.
    */
   new_tab_url: z.string().optional(),
+  /** The session of the tab Oriel opened for that link, when the person lets opened tabs be shared. */
+  new_tab_session: z.string().optional(),
   ...DialogResult,
 });
 export type ClickResult = z.infer<typeof ClickResult>;

@@ -98,7 +98,7 @@ describe.each(BROWSERS)('the long tail of hands in %s', (kind) => {
     expect(outside.error?.message).toMatch(/outside its box of 20\d×10\d CSS px/);
   });
 
-  it('holds modifier keys: Control toggles and Shift extends a selection; a modified click on a link reports the tab it would open', async () => {
+  it('holds modifier keys: Control toggles and Shift extends a selection; a modified or middle click on a link opens it in a new shared tab', async () => {
     await load('clicks.html');
     const text = await outline();
     const a = handleOf(text, /option "a\.txt"/);
@@ -109,14 +109,26 @@ describe.each(BROWSERS)('the long tail of hands in %s', (kind) => {
     await ok('click', { handle: handleOf(text, /option "d\.txt"/), modifiers: ['Shift'] });
     expect(await out()).toBe('selected c.txt,d.txt');
 
+    // Each opens the link in a new tab, shared with this one as its opener; this tab stays where it was.
     const link = handleOf(text, /link "Docs"/);
+    const opened: string[] = [];
     for (const how of [{ modifiers: ['Control'] }, { button: 'middle' }, { modifiers: ['Meta'] }]) {
       const r = await ok('click', { handle: link, ...how });
       expect(r.structured.new_tab_url).toBe(`${site.url}/hands/popup-target.html`);
-      expect(r.text).toContain('would open');
+      expect(r.structured.new_tab_session).toMatch(/^[a-z0-9]+-\d+$/);
+      expect(r.text).toContain('in a new tab, shared as session');
+      opened.push(r.structured.new_tab_session as string);
     }
-    // The tab stayed where it was.
     expect(await inPage(page, () => location.pathname)).toBe('/hands/clicks.html');
+    const sessions = await until(async () => {
+      const list = (await call(client, 'list_sessions')).structured.sessions as Array<{ id: string; url: string; opener?: string }>;
+      return list.filter((s) => s.opener === session && s.url.endsWith('/hands/popup-target.html')).length === 3 ? list : undefined;
+    }, 15_000, 'the opened tabs to become sessions');
+    expect(sessions.filter((s) => s.opener === session).map((s) => s.id).sort()).toEqual([...opened].sort());
+    expect((await call(client, 'snapshot', { session: opened[0] })).structured.text).toMatch(/heading "Opened"/);
+    for (const p of await rig.browser.pages()) if (p.url().includes('popup-target.html')) await p.close();
+    await until(async () => ((await call(client, 'list_sessions')).structured.sessions as unknown[]).length === 1, 10_000, 'the opened tabs to end');
+    await page.bringToFront();
     const bad = await tool('click', { handle: link, button: 'side' });
     expect(bad.error?.code).toBe('invalid_argument');
   });

@@ -23,8 +23,9 @@ export const click = defineTool({
     '  reach the element or something inside it (else `not_actionable`, naming the box size or what covers it).',
     '- **New tabs.** A person\'s middle click, or left click with Control, Meta or Shift, on a link opens it in a new',
     '  tab or window. Synthetic events cannot: when the page leaves such a click alone, Oriel keeps the tab where it',
-    '  is and returns the link as `new_tab_url`; `navigate` there. With trusted input (Chromium) the browser opens',
-    '  the tab itself, and it is shared when the options allow opened tabs.',
+    '  is, returns the link as `new_tab_url`, and — when the options let opened tabs be shared, for http(s) links —',
+    '  opens it in a background tab beside this one, shared with this tab as its opener (`new_tab_session`). With',
+    '  trusted input (Chromium) the browser opens the tab itself, and it is shared as any tab a shared tab opens.',
     '- **Cells.** A row\'s cells are addressed as the row\'s handle, a colon and the cell\'s number from 1',
     '  (`q7k2mzr4.v:2`), as written on the row\'s line ([snapshot-format.md](snapshot-format.md)).',
   ].join('\n'),
@@ -38,7 +39,11 @@ export const click = defineTool({
     const value = ClickResult.parse(await ctx.callPage('click', args, { timeoutMs }));
     const effects = [value.navigation_started && 'navigation started', value.dom_changed && 'page changed'].filter(Boolean).join(', ') || 'no visible change';
     // A person's click of this kind opens the link in a new tab; Oriel's synthetic events cannot, and say so.
-    const newTab = value.new_tab_url ? ` A person's click would open ${escapeBare(value.new_tab_url)} in a new tab; synthetic input opens none (navigate there, or ask the user to turn on trusted input).` : '';
+    const newTab = value.new_tab_session
+      ? ` Opened ${escapeBare(value.new_tab_url ?? '')} in a new tab, shared as session ${value.new_tab_session}.`
+      : value.new_tab_url
+        ? ` A person's click would open ${escapeBare(value.new_tab_url)} in a new tab; Oriel opened none (sharing opened tabs is off, or not an http(s) link): navigate there instead.`
+        : '';
     return { structured: value, text: `Clicked ${args.handle ?? value.handle ?? args.selector}${args.handle && value.handle && value.handle !== args.handle ? ` (it now shows something else, under the new handle ${value.handle})` : ''} (${value.trusted ? 'trusted' : 'synthetic'} input): ${effects}.${newTab}${noteOf(value.note)}${dialogNote(value.dialogs)}` };
   },
 });
