@@ -77,6 +77,23 @@ describe.each(BROWSERS)('the long tail of hands in %s', (kind) => {
     expect(await out()).toBe('middle file');
   });
 
+  it('selects a word on double-click and a paragraph on triple-click, as a person\'s clicks do', async () => {
+    await load('clicks.html');
+    const selected = () => inPage(page, () => getSelection()!.toString().trim());
+    await ok('click', { selector: '#w', count: 2 });
+    expect(await selected()).toBe('Bravo');
+    await ok('click', { selector: '#w', count: 3 });
+    expect(await selected()).toBe('Alpha Bravo Charlie');
+    await ok('click', { selector: '#who', count: 2 });
+    expect(await inPage(page, () => {
+      const f = document.getElementById('who') as HTMLInputElement;
+      return [document.activeElement === f, f.selectionStart, f.selectionEnd];
+    })).toEqual([true, 0, 12]);
+    // A single click selects nothing new.
+    await ok('click', { selector: '#para' });
+    expect(await inPage(page, () => (document.getElementById('who') as HTMLInputElement) === document.activeElement)).toBe(false);
+  });
+
   it('clicks at a point inside an element: a slider track, a canvas; a point outside it is refused', async () => {
     await load('clicks.html');
     const text = await outline();

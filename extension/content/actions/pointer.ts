@@ -4,6 +4,7 @@
 import { flatParentElement } from '../hit.js';
 import { deepActiveElement } from '../snapshot/dom.js';
 import { hoverChainChanged } from './hover-styles.js';
+import { selectByClicks } from './selection.js';
 
 /** Keyboard modifiers held during a pointer action. */
 export interface Modifiers {
@@ -142,7 +143,8 @@ export interface ClickOutcome {
  * the click's number), and for the right button contextmenu (after the press, as on Linux and macOS, `detail` 0); each release is
  * pointerup, mouseup, then `click` for the left button or `auxclick` for the others
  * (https://w3c.github.io/uievents/#event-type-auxclick); the second left click adds `dblclick`. Focus moves on the
- * first press the page did not cancel. A cancelled pointerdown suppresses that press's mouse events
+ * first press the page did not cancel; a second and third left press the page did not cancel select a word and a
+ * paragraph (./selection.ts). A cancelled pointerdown suppresses that press's mouse events
  * (https://w3c.github.io/pointerevents/#preventing-compatibility-mouse-events).
  */
 export function clickSequence(hit: Element, x: number, y: number, button: MouseButton, count: number, mods: Modifiers): ClickOutcome {
@@ -152,7 +154,10 @@ export function clickSequence(hit: Element, x: number, y: number, button: MouseB
   for (let detail = 1; detail <= count; detail++) {
     const down = init(x, y, bit, mods, code);
     const compat = hit.dispatchEvent(new PointerEvent('pointerdown', pointer(down)));
-    if (compat && hit.dispatchEvent(new MouseEvent('mousedown', { ...down, detail })) && detail === 1) moveFocus(hit);
+    const pressed = compat && hit.dispatchEvent(new MouseEvent('mousedown', { ...down, detail }));
+    if (pressed && detail === 1) moveFocus(hit);
+    // A left double or triple click selects text where the page let the press through.
+    if (pressed && button === 'left') selectByClicks(hit, x, y, detail);
     // The browser's own contextmenu carries no click count (`detail` 0, as Chromium's trusted one does).
     if (button === 'right') hit.dispatchEvent(new MouseEvent('contextmenu', { ...down, detail: 0 }));
     const up = init(x, y, 0, mods, code);
