@@ -2,11 +2,14 @@
 // answer a JavaScript dialog, and the dialogs they report. Page side: extension/content/actions, extension/content/dialogs.ts.
 import { z } from 'zod';
 
-/** An element handle as issued by a snapshot: `<document namespace>.<counter>` (docs/architecture.md, "Handles"). */
+/**
+ * An element handle as issued by a snapshot: `<document namespace>.<counter>`, or a row's handle, a colon and the
+ * number of one of its cells from 1 (`q7k2mzr4.v:2`) (docs/architecture.md, "Handles").
+ */
 export const HandleSchema = z
   .string()
   .max(64)
-  .regex(/^[a-z0-9]{4,16}\.[0-9a-z]{1,10}$/, 'not an Oriel handle (handles look like "q7k2mzr4.3"; take them from a snapshot)');
+  .regex(/^[a-z0-9]{4,16}\.[0-9a-z]{1,10}(?::[1-9][0-9]{0,2})?$/, 'not an Oriel handle (handles look like "q7k2mzr4.3", a row\'s cell "q7k2mzr4.3:2"; take them from a snapshot)');
 
 /**
  * A target element: exactly one of a handle or a CSS selector that must match one element. Tools list these without

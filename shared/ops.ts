@@ -86,8 +86,20 @@ export const RedactionPolicy = z.object({
 });
 export type RedactionPolicy = z.infer<typeof RedactionPolicy>;
 
+/** Mouse buttons a click can press (https://w3c.github.io/uievents/#dom-mouseevent-button: left 0, middle 1, right 2). */
+export const MOUSE_BUTTONS = ['left', 'middle', 'right'] as const;
+/** Keys a pointer action can hold, by their `KeyboardEvent.key` names (https://w3c.github.io/uievents-key/#keys-modifier). */
+export const POINTER_MODIFIERS = ['Alt', 'Control', 'Meta', 'Shift'] as const;
+/** An offset inside the target's border box, in CSS pixels from its top-left corner. */
+const Offset = z.number().finite().min(0).max(100_000);
+
 export const ClickArgs = TargetArgs.extend({
   timeout_ms: z.number().int().min(0).max(60_000).optional().meta({ default: 5_000 }),
+  button: z.enum(MOUSE_BUTTONS).optional().meta({ default: 'left' }),
+  count: z.number().int().min(1).max(3).optional().meta({ default: 1 }),
+  modifiers: z.array(z.enum(POINTER_MODIFIERS)).max(4).optional(),
+  x: Offset.optional(),
+  y: Offset.optional(),
   ...DialogArgs,
 });
 export type ClickArgs = z.infer<typeof ClickArgs>;
@@ -100,6 +112,13 @@ export const ClickResult = z.object({
   note: z.string().optional(),
   navigation_started: z.boolean(),
   dom_changed: z.boolean(),
+  /**
+   * A link a person's click of this kind opens in a new tab or window (middle, Control or Meta, Shift), which
+   * Oriel's own events do not open: the page did not cancel the click, and the current tab stayed.
+   */
+  new_tab_url: z.string().optional(),
+  /** The session of the tab Oriel opened for that link, when the person lets opened tabs be shared. */
+  new_tab_session: z.string().optional(),
   ...DialogResult,
 });
 export type ClickResult = z.infer<typeof ClickResult>;

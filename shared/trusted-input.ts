@@ -13,14 +13,23 @@ const Coordinate = z.number().finite().min(-1e6).max(1e6);
 
 /**
  * One input step:
- * - `mouse`: `move` the pointer to (x, y), or `click` there (move, press, release, click count 1). Top-level viewport
+ * - `mouse`: `move` the pointer to (x, y), or `click` there (move, then `count` presses and releases of `button`,
+ *   default one of the left, with click counts 1…count), holding `modifiers` (the bit mask below). Top-level viewport
  *   CSS pixels.
  * - `key`: one key going `down` or `up`, as KeyboardEvent fields (`text` when the key types a character) with the
  *   modifiers held as the DevTools protocol's bit mask (Alt 1, Control 2, Meta 4, Shift 8).
  * - `text`: text inserted as one edit (as a paste or an input method does), for long text.
  */
 export const TrustedStepSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('mouse'), type: z.enum(['move', 'click']), x: Coordinate, y: Coordinate }),
+  z.object({
+    kind: z.literal('mouse'),
+    type: z.enum(['move', 'click']),
+    x: Coordinate,
+    y: Coordinate,
+    button: z.enum(['left', 'middle', 'right']).optional(),
+    count: z.number().int().min(1).max(3).optional(),
+    modifiers: z.number().int().min(0).max(15).optional(),
+  }),
   z.object({
     kind: z.literal('key'),
     type: z.enum(['down', 'up']),

@@ -21,7 +21,7 @@ export const SHARED_ARGUMENTS: Readonly<Record<string, string>> = {
   session: 'the tab to work in: an id from list_sessions; may be omitted when exactly one tab is shared',
   document: 'optional guard: a document id (doc=… in a snapshot); the call fails with stale_document if the tab now shows another document',
   lease: 'an id from acquire_lease: the call runs under your hold on the tab (it names the session, so session may be omitted)',
-  handle: 'an element handle from a snapshot, e.g. "q7k2mzr4.3" (preferred); pass it unchanged',
+  handle: 'an element handle from a snapshot, e.g. "q7k2mzr4.3" (preferred; cell n of a row: the row handle followed by ":n"); pass it unchanged',
   selector: 'instead of a handle, a CSS selector matching exactly one element (selectors that could observe redacted content, like :has() or [value], are refused)',
   timeout_ms: 'the longest the tool waits, in milliseconds (for its target, a page load, a message, a lease holder)',
   dialog: 'how to answer an alert, confirm, prompt or "leave page?" dialog the action opens: "accept" or "dismiss"; without it such a dialog is dismissed and the call fails with its text',

@@ -104,14 +104,23 @@ async function dispatchSteps(tab: number, steps: TrustedStep[]): Promise<Trusted
   }
 }
 
+/** The DevTools protocol's `buttons` bit of each mouse button. */
+const BUTTON_BITS = { left: 1, right: 2, middle: 4 } as const;
+
 async function dispatchStep(tab: number, step: TrustedStep): Promise<void> {
   switch (step.kind) {
     case 'mouse': {
-      const at = { x: step.x, y: step.y };
+      const at = { x: step.x, y: step.y, modifiers: step.modifiers ?? 0 };
       await send(tab, 'Input.dispatchMouseEvent', { type: 'mouseMoved', ...at, button: 'none', buttons: 0 });
       if (step.type === 'move') return;
-      await send(tab, 'Input.dispatchMouseEvent', { type: 'mousePressed', ...at, button: 'left', buttons: 1, clickCount: 1 });
-      await send(tab, 'Input.dispatchMouseEvent', { type: 'mouseReleased', ...at, button: 'left', buttons: 0, clickCount: 1 });
+      // Each press of a multiple click carries its count, as the browser counts a person's (Input.dispatchMouseEvent's
+      // `clickCount`; `buttons` bits: left 1, right 2, middle 4).
+      const button = step.button ?? 'left';
+      const buttons = BUTTON_BITS[button];
+      for (let clickCount = 1; clickCount <= (step.count ?? 1); clickCount++) {
+        await send(tab, 'Input.dispatchMouseEvent', { type: 'mousePressed', ...at, button, buttons, clickCount });
+        await send(tab, 'Input.dispatchMouseEvent', { type: 'mouseReleased', ...at, button, buttons: 0, clickCount });
+      }
       return;
     }
     case 'key': {

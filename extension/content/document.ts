@@ -1,4 +1,5 @@
 // The current document's identity in this frame: its handle registry, re-minted whenever the document is replaced.
+import { cellsOf } from './cells.js';
 import { describeNow } from './fingerprint.js';
 import { HandleRegistry } from './registry.js';
 
@@ -11,7 +12,7 @@ let current: { registry: HandleRegistry; root: Element | null } | undefined;
  */
 export function currentRegistry(): HandleRegistry {
   const root = document.documentElement;
-  if (current === undefined || current.root !== root) current = { registry: new HandleRegistry(undefined, describeNow), root };
+  if (current === undefined || current.root !== root) current = { registry: new HandleRegistry(undefined, describeNow, cellsOf), root };
   return current.registry;
 }
 

@@ -4,11 +4,22 @@
 import { errorData, OrielError } from '../../shared/errors.js';
 import { mintNamespace } from '../../shared/ids.js';
 
-/** What an agent was shown of an element when its handle was issued: its role and accessible name. */
+/**
+ * What an agent was shown of an element when its handle was issued: its role and accessible name, and for an element
+ * in a list item or table row (or such an item itself) what identifies that item (./fingerprint.ts), so that a
+ * recycled row's button, whose own name did not change, does not act for another record.
+ */
 export interface Fingerprint {
   role: string | null;
   name: string;
+  item?: string;
 }
+
+/** A handle of a row's cell: the row's handle, a colon, the cell's number from 1 (docs/snapshot-format.md, "Handles"). */
+const CELL_HANDLE = /^(.+):([1-9][0-9]{0,2})$/;
+
+/** The cells of a row, in order, or undefined when the element is not a row. */
+export type CellsOf = (row: Element) => Element[] | undefined;
 
 /** Computes an element's {@link Fingerprint} now. The same function must serve issue time and use time. */
 export type Describe = (element: Element) => Fingerprint;
@@ -20,7 +31,9 @@ export type Resolution =
   | { status: 'unknown_handle' }
   | { status: 'detached' }
   /** The element is still there but shows something else than when the handle was issued (a recycled row). */
-  | { status: 'changed'; element: Element; was: Fingerprint };
+  | { status: 'changed'; element: Element; was: Fingerprint }
+  /** A cell handle whose row is not a row, or has fewer cells. */
+  | { status: 'no_cell'; cells: number | undefined };
 
 interface Entry {
   ref: WeakRef<Element>;
@@ -53,6 +66,7 @@ export class HandleRegistry {
   constructor(
     namespace: string = mintNamespace(),
     private readonly describe?: Describe,
+    private readonly cellsOf?: CellsOf,
   ) {
     this.namespace = namespace;
   }
@@ -97,6 +111,14 @@ export class HandleRegistry {
    */
   resolve(handle: string): Resolution {
     if (this.counter === 0) return { status: 'no_snapshot' };
+    const cell = CELL_HANDLE.exec(handle);
+    if (cell) {
+      const row = this.resolve(cell[1]!);
+      if (row.status !== 'ok') return row;
+      const cells = this.cellsOf?.(row.element);
+      const element = cells?.[Number(cell[2]) - 1];
+      return element ? { status: 'ok', element } : { status: 'no_cell', cells: cells?.length };
+    }
     const entry = this.byHandle.get(handle);
     if (entry === undefined) return this.wasIssued(handle) ? { status: 'detached' } : { status: 'unknown_handle' };
     const element = entry.ref.deref();
@@ -129,10 +151,18 @@ export class HandleRegistry {
 
 /** The error for a handle that does not resolve. A changed element is `detached`: what the handle named is gone. */
 export function resolutionError(handle: string, r: Exclude<Resolution, { status: 'ok' }>): OrielError {
+  if (r.status === 'no_cell') {
+    const row = handle.slice(0, handle.lastIndexOf(':'));
+    const message =
+      r.cells === undefined
+        ? `Handle ${handle} names a cell of ${row}, which is not a table row: only a row's cells are numbered (row handle, colon, cell number from 1).`
+        : `Handle ${handle} names cell ${handle.slice(row.length + 1)} of row ${row}, which has ${r.cells} cell${r.cells === 1 ? '' : 's'}.`;
+    return new OrielError(errorData('unknown_handle', message, { details: { reason: 'no_cell' } }));
+  }
   if (r.status === 'changed') {
-    const was = `${r.was.role ?? 'element'}${r.was.name ? ` "${clipName(r.was.name)}"` : ''}`;
+    const was = `${r.was.role ?? 'element'}${r.was.name ? ` "${clipName(r.was.name)}"` : ''}${r.was.item ? ` in the item "${clipName(r.was.item)}"` : ''}`;
     return new OrielError(
-      errorData('detached', `Handle ${handle} named ${was}, but that element's role or name has changed since (a label that changed after an action, or a list row the page reused for other content). Nothing was done: handles stand for what you saw. Take a new snapshot and use the handle it gives.`, {
+      errorData('detached', `Handle ${handle} named ${was}, but that element's role, name or row has changed since (a label that changed after an action, or a list row the page reused for other content). Nothing was done: handles stand for what you saw. Take a new snapshot and use the handle it gives.`, {
         details: { reason: 'changed' },
       }),
     );
@@ -141,7 +171,7 @@ export function resolutionError(handle: string, r: Exclude<Resolution, { status:
 }
 
 function sameFingerprint(a: Fingerprint, b: Fingerprint): boolean {
-  return a.role === b.role && a.name === b.name;
+  return a.role === b.role && a.name === b.name && a.item === b.item;
 }
 
 function clipName(s: string): string {

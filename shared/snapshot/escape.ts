@@ -47,9 +47,25 @@ export function quoteCapped(text: string, limit: number): string {
   return quote(cap(text, limit));
 }
 
-/** Collapses runs of whitespace (as CSS `white-space: normal` renders them) and trims. */
+/**
+ * Characters that render nothing in running text, which browsers leave out of the text they expose: the soft hyphen
+ * (a hyphenation opportunity, https://www.unicode.org/reports/tr14/#SH), the zero-width space and word joiner (line
+ * break opportunities), and the byte-order mark used as a zero-width no-break space. The zero-width joiner and
+ * non-joiner stay: they change how letters and emoji are drawn.
+ */
+const INVISIBLE = /[\u00ad\u200b\u2060\ufeff]/g;
+
+/** `text` as a person reads it: without {@link INVISIBLE} characters. */
+export function withoutInvisible(text: string): string {
+  return text.replace(INVISIBLE, '');
+}
+
+/**
+ * Collapses runs of whitespace (as CSS `white-space: normal` renders them), drops the characters that render nothing
+ * ({@link withoutInvisible}), and trims: names and text lines as a person reads them.
+ */
 export function collapseWhitespace(text: string): string {
-  return text.replace(/[\s\u00a0]+/g, ' ').trim();
+  return withoutInvisible(text).replace(/[\s\u00a0]+/g, ' ').trim();
 }
 
 /** Marker appended to capped text: how many characters were left out. */

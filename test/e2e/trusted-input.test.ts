@@ -50,6 +50,15 @@ describe.skipIf(!BROWSERS.includes('chromium'))('trusted input in chromium (Fire
     expect(await attachedTabs()).toBe(1);
   });
 
+  it('double, right and modified clicks at a point go through the browser with their button, count and keys', async () => {
+    const dbl = await t.tool('click', { selector: '#pad', count: 2, modifiers: ['Control'], x: 20, y: 10 });
+    expect(dbl.isError, dbl.error?.message).toBe(false);
+    expect(dbl.structured).toMatchObject({ trusted: true });
+    const right = await t.tool('click', { selector: '#pad', button: 'right', x: 150, y: 40 });
+    expect(right.structured).toMatchObject({ trusted: true });
+    expect(await inPage(t.page, () => (window as unknown as { pad: string[] }).pad)).toEqual(['dblclick:2:0:true:20:10:true', 'contextmenu:0:2:false:150:40:true', 'auxclick:1:2:false:150:40:true']);
+  });
+
   it('hover puts the browser\'s own pointer there: :hover matches without Oriel mirroring rules', async () => {
     const r = await t.tool('hover', { selector: '#a' });
     expect(r.isError, r.error?.message).toBe(false);

@@ -13,6 +13,7 @@ import { redactionOf, type CallState } from './types.js';
 import { secretParams } from '../secret-params.js';
 import { offerTrustedInput, withdrawTrustedInput } from '../trusted-input.js';
 import { underNavigationGuard } from './guarded.js';
+import { openLinkInNewTab } from '../link-tabs.js';
 
 /** Acting ops may cause the navigation themselves (a link, a submit): their answer gets this long to arrive, ms. */
 const OWN_NAVIGATION_GRACE_MS = 1_000;
@@ -38,7 +39,13 @@ async function carryOut(state: CallState): Promise<unknown> {
   try {
     const acts = OPS[op].capability === 'act';
     const frameOptions = input ? { ...options, input } : options;
-    return (await endsWithDocument(sendToFrame(tab, target.frame, op, args, frameOptions), tab, target.frame, acts ? OWN_NAVIGATION_GRACE_MS : 0)).value;
+    const value = (await endsWithDocument(sendToFrame(tab, target.frame, op, args, frameOptions), tab, target.frame, acts ? OWN_NAVIGATION_GRACE_MS : 0)).value;
+    // A modified click on a link that synthetic events could not open: open it as a person's click would.
+    if (op === 'click' && value && typeof value === 'object' && typeof (value as { new_tab_url?: unknown }).new_tab_url === 'string') {
+      const session = await openLinkInNewTab(tab, (value as { new_tab_url: string }).new_tab_url, state.settings);
+      if (session) return { ...value, new_tab_session: session };
+    }
+    return value;
   } finally {
     untrackCall(state.call.id);
     withdrawTrustedInput(state.call.id);

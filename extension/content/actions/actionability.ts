@@ -70,6 +70,12 @@ function labelOf(hit: Element, target: Element): boolean {
   return label !== null && (label as HTMLLabelElement).control === target;
 }
 
+/** A point inside an element's border box, in CSS pixels from its top-left corner; a missing axis means its centre. */
+export interface PointOffset {
+  x?: number | undefined;
+  y?: number | undefined;
+}
+
 /** The visible part of `el`'s box after clipping by every scrolling/clipping ancestor and the viewport. */
 export function visibleRect(el: Element): DOMRect | null {
   const r = el.getBoundingClientRect();
@@ -106,18 +112,28 @@ export function scrollIntoViewIfNeeded(el: Element): boolean {
  * Checks everything except stability in one synchronous step, and returns the point to click: the centre of the
  * box's visible part (the centre of the whole box when it is all in view).
  */
-export function checkPointerTarget(el: Element, opts: { requireEnabled: boolean; redactor?: Redactor }): Actionability {
+export function checkPointerTarget(el: Element, opts: { requireEnabled: boolean; redactor?: Redactor; offset?: PointOffset | undefined }): Actionability {
   if (!isVisible(el)) return { status: 'hidden', reason: 'it is not visible (display, visibility or zero size)' };
   if (opts.requireEnabled && isDisabled(el)) return { status: 'disabled', reason: 'it is disabled' };
   const v = visibleRect(el);
   if (!v) return { status: 'outside', reason: 'it is scrolled out of view or clipped away by its container' };
-  const x = v.left + v.width / 2;
-  const y = v.top + v.height / 2;
+  let x = v.left + v.width / 2;
+  let y = v.top + v.height / 2;
+  const offset = opts.offset;
+  if (offset && (offset.x !== undefined || offset.y !== undefined)) {
+    const box = el.getBoundingClientRect();
+    if ((offset.x ?? 0) > box.width || (offset.y ?? 0) > box.height) {
+      return { status: 'outside', reason: `the point (${offset.x ?? 'centre'}, ${offset.y ?? 'centre'}) is outside its box of ${Math.round(box.width)}×${Math.round(box.height)} CSS px` };
+    }
+    x = offset.x !== undefined ? box.left + offset.x : x;
+    y = offset.y !== undefined ? box.top + offset.y : y;
+    if (x < v.left || x > v.right || y < v.top || y > v.bottom) return { status: 'outside', reason: 'the point given is scrolled out of view or clipped away by its container' };
+  }
   const hit = deepElementFromPoint(x, y);
   if (!hit) return { status: 'outside', reason: 'nothing is rendered at its centre' };
   const reached = pointReaches(el, hit, x, y);
   if (reached) return { status: 'ok', x, y, hit: reached };
-  if (labelOf(hit, el)) return { status: 'ok', x, y, hit };
+  if (labelOf(hit, el) && !offset) return { status: 'ok', x, y, hit };
   // Name the outermost element of the covering subtree that is not an ancestor of the target.
   let cover = hit;
   for (let p = composedParent(cover); p && !containsComposed(p, el) && p !== document.body; p = composedParent(p)) cover = p;

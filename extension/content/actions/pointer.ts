@@ -4,6 +4,7 @@
 import { flatParentElement } from '../hit.js';
 import { deepActiveElement } from '../snapshot/dom.js';
 import { hoverChainChanged } from './hover-styles.js';
+import { selectByClicks } from './selection.js';
 
 /** Keyboard modifiers held during a pointer action. */
 export interface Modifiers {
@@ -28,7 +29,7 @@ export function hoverChain(el: Element | undefined): Element[] {
   return out;
 }
 
-function init(x: number, y: number, buttons: number, mods: Modifiers) {
+function init(x: number, y: number, buttons: number, mods: Modifiers, button = 0) {
   return {
     bubbles: true,
     cancelable: true,
@@ -38,7 +39,7 @@ function init(x: number, y: number, buttons: number, mods: Modifiers) {
     screenX: window.screenX + x,
     screenY: window.screenY + y,
     view: window,
-    button: 0,
+    button,
     buttons,
     ...mods,
   };
@@ -123,6 +124,50 @@ export function clickAt(hit: Element, x: number, y: number, mods: Modifiers = {}
   movePointer(hit, x, y, 0, mods);
   const compat = pressPointer(hit, x, y, mods);
   releasePointer(hit, x, y, compat, true, mods);
+}
+
+/** A mouse button by name. */
+export type MouseButton = 'left' | 'middle' | 'right';
+
+/** `MouseEvent.button` and the `buttons` bit of each button (https://w3c.github.io/uievents/#dom-mouseevent-buttons). */
+const BUTTONS: Record<MouseButton, { button: number; bit: number }> = { left: { button: 0, bit: 1 }, middle: { button: 1, bit: 4 }, right: { button: 2, bit: 2 } };
+
+/** What a click's events told: whether the page cancelled its last `click` or `auxclick` (no default action then). */
+export interface ClickOutcome {
+  cancelled: boolean;
+}
+
+/**
+ * `count` clicks of `button` at (x, y) on `hit`, holding `mods`, in the order a person's mouse produces them
+ * (https://w3c.github.io/uievents/#events-mouseevent-event-order): each press is pointerdown, mousedown (`detail` =
+ * the click's number), and for the right button contextmenu (after the press, as on Linux and macOS, `detail` 0); each release is
+ * pointerup, mouseup, then `click` for the left button or `auxclick` for the others
+ * (https://w3c.github.io/uievents/#event-type-auxclick); the second left click adds `dblclick`. Focus moves on the
+ * first press the page did not cancel; a second and third left press the page did not cancel select a word and a
+ * paragraph (./selection.ts). A cancelled pointerdown suppresses that press's mouse events
+ * (https://w3c.github.io/pointerevents/#preventing-compatibility-mouse-events).
+ */
+export function clickSequence(hit: Element, x: number, y: number, button: MouseButton, count: number, mods: Modifiers): ClickOutcome {
+  const { button: code, bit } = BUTTONS[button];
+  movePointer(hit, x, y, 0, mods);
+  let cancelled = false;
+  for (let detail = 1; detail <= count; detail++) {
+    const down = init(x, y, bit, mods, code);
+    const compat = hit.dispatchEvent(new PointerEvent('pointerdown', pointer(down)));
+    const pressed = compat && hit.dispatchEvent(new MouseEvent('mousedown', { ...down, detail }));
+    if (pressed && detail === 1) moveFocus(hit);
+    // A left double or triple click selects text where the page let the press through.
+    if (pressed && button === 'left') selectByClicks(hit, x, y, detail);
+    // The browser's own contextmenu carries no click count (`detail` 0, as Chromium's trusted one does).
+    if (button === 'right') hit.dispatchEvent(new MouseEvent('contextmenu', { ...down, detail: 0 }));
+    const up = init(x, y, 0, mods, code);
+    hit.dispatchEvent(new PointerEvent('pointerup', pointer(up)));
+    if (compat) hit.dispatchEvent(new MouseEvent('mouseup', { ...up, detail }));
+    // A synthetic click still runs activation behaviour: links follow, checkboxes toggle, submit buttons submit.
+    cancelled = !hit.dispatchEvent(new MouseEvent(button === 'left' ? 'click' : 'auxclick', { ...up, detail }));
+    if (button === 'left' && detail === 2) hit.dispatchEvent(new MouseEvent('dblclick', { ...up, detail }));
+  }
+  return { cancelled };
 }
 
 /** Focus goes to the nearest focusable shadow-including ancestor of what was pressed, else focus leaves (to body). */

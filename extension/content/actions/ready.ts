@@ -3,7 +3,7 @@
 import { orielError } from '../../../shared/errors.js';
 import type { ContentContext } from '../handlers.js';
 import type { Redactor } from '../redaction.js';
-import { checkPointerTarget, isDisabled, isInert, isVisible, nextFrame, sameRect, scrollIntoViewIfNeeded, settleOrChange, type Actionability } from './actionability.js';
+import { checkPointerTarget, isDisabled, isInert, isVisible, nextFrame, sameRect, scrollIntoViewIfNeeded, settleOrChange, type Actionability, type PointOffset } from './actionability.js';
 import { clip, noMatch, resolveNow, type TargetSpec } from './target.js';
 
 /** Where the pointer lands when the act runs. */
@@ -28,6 +28,8 @@ export interface ReadyOptions {
   extra?: (el: Element) => Unfit | undefined;
   /** The call's redaction policy: selector targets skip what it removes, and error messages do not describe it. */
   redactor: Redactor;
+  /** With `hitTest`: the point to act at inside the element (its own box, not its label's). Default: the centre. */
+  offset?: PointOffset | undefined;
 }
 
 /**
@@ -191,10 +193,10 @@ function check(el: Element, opts: ReadyOptions): Check {
     return { ok: true, at: { x: r.left + r.width / 2, y: r.top + r.height / 2, hit: el } };
   }
   if (why) return { ok: false, reason: why.reason };
-  const a = pointAt(el, opts.redactor, enabled);
+  const a = pointAt(el, opts.redactor, enabled, opts.offset);
   if (a.status === 'ok') return { ok: true, at: { x: a.x, y: a.y, hit: a.hit } };
   // A control a person operates through its label (a visually hidden checkbox behind a styled box) is clicked there.
-  if (a.status !== 'disabled') {
+  if (a.status !== 'disabled' && !opts.offset) {
     for (const label of visibleLabels(el)) {
       const l = pointAt(label, opts.redactor, enabled);
       if (l.status === 'ok') return { ok: true, at: { x: l.x, y: l.y, hit: l.hit } };
@@ -211,18 +213,34 @@ const CLEAR_ALIGNMENTS: readonly ScrollLogicalPosition[] = ['center', 'end', 'st
  * covers the top of the viewport, a cookie bar the bottom, a sticky table head the top of its table): `covered` is
  * the answer only when none of them frees it.
  */
-function pointAt(el: Element, redactor: Redactor, requireEnabled: boolean): Actionability {
-  if (isVisible(el) && !(requireEnabled && isDisabled(el))) scrollIntoViewIfNeeded(el);
-  let a = checkPointerTarget(el, { requireEnabled, redactor });
+function pointAt(el: Element, redactor: Redactor, requireEnabled: boolean, offset?: PointOffset): Actionability {
+  if (isVisible(el) && !(requireEnabled && isDisabled(el))) {
+    scrollIntoViewIfNeeded(el);
+    if (offset) scrollPointIntoView(el, offset);
+  }
+  let a = checkPointerTarget(el, { requireEnabled, redactor, offset });
   if (a.status !== 'covered') return a;
   for (const block of CLEAR_ALIGNMENTS) {
     // 'instant' overrides a page's `scroll-behavior: smooth`, so the box is where it will stay.
     el.scrollIntoView({ block, inline: 'nearest', behavior: 'instant' as ScrollBehavior });
-    const again = checkPointerTarget(el, { requireEnabled, redactor });
+    const again = checkPointerTarget(el, { requireEnabled, redactor, offset });
     if (again.status !== 'covered') return again;
     a = again;
   }
   return a;
+}
+
+/**
+ * Scrolls the page so that a point inside `el` (a spot on a map taller than the viewport) is in view, centred on the
+ * axes where it was not. Scroll containers inside the page are not moved: their element was brought into view whole.
+ */
+function scrollPointIntoView(el: Element, offset: PointOffset): void {
+  const box = el.getBoundingClientRect();
+  const x = box.left + (offset.x ?? box.width / 2);
+  const y = box.top + (offset.y ?? box.height / 2);
+  const dx = x < 0 || x >= window.innerWidth ? x - window.innerWidth / 2 : 0;
+  const dy = y < 0 || y >= window.innerHeight ? y - window.innerHeight / 2 : 0;
+  if (dx !== 0 || dy !== 0) window.scrollBy({ left: dx, top: dy, behavior: 'instant' as ScrollBehavior });
 }
 
 /** The visible `<label>`s of a labelable control (https://html.spec.whatwg.org/multipage/forms.html#the-label-element). */

@@ -2,13 +2,17 @@
 // closed shadow roots too, never inside what redaction hides (../redaction.ts). Used by wait_for (wait.ts).
 import { isSecretField, type Redactor } from '../redaction.js';
 import { anyShadowRoot } from './shadow.js';
+import { collapseWhitespace } from '../../../shared/snapshot/index.js';
 
 /** Elements whose text is never shown. */
 const SKIP = new Set(['script', 'style', 'noscript', 'template', 'head', 'title']);
 
-/** Collapses whitespace and lower-cases, so "Add  to\ncart" matches "add to cart". */
+/**
+ * Collapses whitespace, drops characters that render nothing (soft hyphens, zero-width spaces) and lower-cases, so
+ * "Add  to\ncart" and "Ad\u00address" match "add to cart" and "address" (the snapshot's own text normalization).
+ */
 export function normalizeText(s: string): string {
-  return s.replace(/\s+/g, ' ').trim().toLowerCase();
+  return collapseWhitespace(s).toLowerCase();
 }
 
 /**

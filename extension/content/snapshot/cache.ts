@@ -2,7 +2,7 @@
 // after it (the walker releases them in `finally`), so nothing stale survives into the next snapshot or action.
 import { computeAccessibleName, getRole } from 'dom-accessibility-api';
 import { shadowRootOf } from './dom.js';
-import { FastNames } from './names.js';
+import { FastNames, joinsInline } from './names.js';
 import { internalsOf } from '../internals.js';
 
 export class WalkCache {
@@ -17,6 +17,16 @@ export class WalkCache {
     let s = this.styles.get(el);
     if (s === undefined) this.styles.set(el, (s = getComputedStyle(el)));
     return s;
+  };
+
+  /**
+   * The style the name computation reads (only through `getPropertyValue`): an inline-level box (`inline-block`,
+   * `inline-flex` …) reads as `inline`, so text split into one such box per letter joins into its word, as browsers
+   * expose it (./names.ts {@link joinsInline}), instead of the library's letters separated by spaces.
+   */
+  private readonly nameStyle = (el: Element, pseudo?: string | null): Pick<CSSStyleDeclaration, 'getPropertyValue'> => {
+    const s = this.style(el, pseudo);
+    return { getPropertyValue: (p: string) => (p === 'display' && joinsInline(s.display) ? 'inline' : s.getPropertyValue(p)) };
   };
 
   /** The shadow root of `el`, open or closed (asked of the browser once per element and walk). */
@@ -70,7 +80,7 @@ export class WalkCache {
    * Xray wrapper), so the page never sees it, and it is removed before returning.
    */
   private libraryName(el: Element): string {
-    const compute = () => computeAccessibleName(el, { getComputedStyle: this.style as typeof getComputedStyle, computedStyleSupportsPseudoElements: true });
+    const compute = () => computeAccessibleName(el, { getComputedStyle: this.nameStyle as typeof getComputedStyle, computedStyleSupportsPseudoElements: true });
     // A hidden input's `labels` is null (it is not labelable), which the library treats apart: left as it is.
     if (!('labels' in el) || Object.hasOwn(el, 'labels') || (el.localName === 'input' && (el as HTMLInputElement).type === 'hidden')) return compute();
     Object.defineProperty(el, 'labels', { value: this.labels(el), configurable: true });

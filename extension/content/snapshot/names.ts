@@ -38,6 +38,15 @@ function internalsRole(role: string | undefined): string | null {
   return first && /^[a-z]+$/.test(first) ? first : null;
 }
 
+/**
+ * Whether a child box with this `display` joins the text around it in a name: inline-level boxes (`inline`,
+ * `inline-block`, `inline-flex`, `inline-grid`, `inline-table`: https://drafts.csswg.org/css-display-3/#inline-level)
+ * flow in the line as text does, so a word drawn one letter per inline-block reads as the word, as browsers expose it.
+ */
+export function joinsInline(display: string): boolean {
+  return display.startsWith('inline');
+}
+
 /** The library's `asFlatString`. */
 function flat(s: string): string {
   return s.trim().replace(/\s\s+/g, ' ');
@@ -190,8 +199,9 @@ export class FastNames {
       const r = this.child(c);
       if (r === undefined) return undefined;
       if (c.nodeType === 1) {
-        // https://github.com/w3c/accname/issues/3 — the library separates non-inline children with spaces.
-        const sep = this.deps.style(c as Element).display !== 'inline' ? ' ' : '';
+        // https://github.com/w3c/accname/issues/3 — the library separates non-inline children with spaces; an
+        // inline-level box joins its neighbours (see joinsInline).
+        const sep = joinsInline(this.deps.style(c as Element).display) ? '' : ' ';
         acc += sep + r + sep;
       } else acc += r;
     }

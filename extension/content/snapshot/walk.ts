@@ -376,6 +376,12 @@ export class Walker {
       if (role === null || COLLAPSIBLE.has(role)) role = 'textbox';
       act = true;
     }
+    // A draggable element (a card on a board, a sortable list item) is acted on by dragging, whatever it is inside.
+    const draggable = visible && !act && el.getAttribute('draggable') === 'true';
+    if (draggable) {
+      if (role === null || COLLAPSIBLE.has(role) || role === 'img') role = 'clickable';
+      act = true;
+    }
     if (visible && !act && !ctx.inAct && (role === null || COLLAPSIBLE.has(role) || role === 'img' || role === 'listitem')) {
       // Elements that act on click without an ARIA role: a pointer cursor of their own, a tabindex, an inline handler.
       const tabbable = el.hasAttribute('tabindex') && (el as HTMLElement).tabIndex >= 0;
@@ -413,10 +419,18 @@ export class Walker {
     if (tag === 'svg' || tag === 'canvas' || (role === 'img' && tag === 'img')) {
       if (!visible) return;
       const name = collapseWhitespace(this.cache.name(el, true));
-      if (!name && tag !== 'canvas' && !act) return;
+      // The parts of a drawing that act as controls (a chart's legend buttons, a map's regions), unless the whole
+      // drawing is one control or sits inside one.
+      const parts = tag === 'svg' && !act && !ctx.inAct ? this.svgControls(el, ctx, inert) : [];
+      if (!name && tag !== 'canvas' && !act) {
+        for (const p of parts) this.push(out, p, ctx.depth);
+        return;
+      }
       const node: SnapNode = { role: tag === 'canvas' ? 'canvas' : act ? role ?? 'img' : 'img', handle: this.registry.handleFor(el, this.describe) };
       if (name) node.name = cap(name, this.flags.nameLimit);
       if (act) this.markAct(el, node, ctx.transparent, ctx.clip, rect, inert);
+      if (draggable) node.states = [...(node.states ?? []), 'draggable'];
+      if (parts.length) node.children = parts;
       this.nodes++;
       this.push(out, node, ctx.depth);
       return;
@@ -460,6 +474,7 @@ export class Walker {
       for (const st of usability(el, this.cache, ctx.transparent, ctx.clip, this.view, () => this.labelsOf(el), rect)) states.push(st);
       for (const st of this.flags.inherit ?? []) if (!states.includes(st)) states.push(st);
     }
+    if (draggable) states.push('draggable');
     if (role === 'cell' || role === 'gridcell' || role === 'columnheader' || role === 'rowheader') spans(el, states);
     const partial = ITEM_CONTAINERS.has(role!) && windowed(el) ? partialState(el) : undefined;
     if (partial) states.push(partial);
@@ -577,6 +592,42 @@ export class Walker {
     return out;
   }
 
+  /**
+   * The elements inside an `<svg>` that act as controls, each an outline node with a handle: an interactive ARIA role
+   * (a `<g role="button">`), a link (`<a href>`), a tabindex, an inline click handler, or a pointer cursor of its own
+   * (https://www.w3.org/TR/svg-aam-1.0/#include_elements). Named by `aria-label` or their `<title>` child (accname).
+   * At most {@link SVG_SCAN} elements of one drawing are looked at.
+   */
+  private svgControls(svg: Element, ctx: Ctx, inert: boolean): SnapNode[] {
+    const out: SnapNode[] = [];
+    const all = svg.querySelectorAll('*');
+    let inside: Element | undefined;
+    for (let i = 0; i < all.length && i < SVG_SCAN; i++) {
+      const el = all[i]!;
+      if (inside?.contains(el)) continue;
+      if (el.getAttribute('aria-hidden') === 'true' || SVG_NOT_SHOWN.has(el.localName)) continue;
+      const explicit = el.hasAttribute('role') ? this.cache.role(el) : null;
+      const link = el.localName === 'a' && (el.hasAttribute('href') || el.hasAttribute('xlink:href'));
+      let role: string | null = explicit !== null && INTERACTIVE_ROLES.has(explicit) ? explicit : link ? 'link' : null;
+      if (role === null) {
+        const tabbable = el.hasAttribute('tabindex') && (el as SVGElement).tabIndex >= 0;
+        if (tabbable || el.hasAttribute('onclick')) role = explicit ?? 'clickable';
+        else if (this.cache.style(el).cursor === 'pointer' && el.parentElement && this.cache.style(el.parentElement).cursor !== 'pointer') role = explicit ?? 'clickable';
+      }
+      if (role === null) continue;
+      const style = this.cache.style(el);
+      if (style.display === 'none' || style.visibility !== 'visible') continue;
+      inside = el;
+      const node: SnapNode = { role, handle: this.registry.handleFor(el, this.describe) };
+      const name = collapseWhitespace(this.cache.name(el, true)) || collapseWhitespace(svgTitle(el));
+      if (name) node.name = cap(name, this.flags.nameLimit);
+      this.markAct(el, node, ctx.transparent, ctx.clip, undefined, inert);
+      this.nodes++;
+      out.push(node);
+    }
+    return out;
+  }
+
   private markAct(el: Element, node: SnapNode, transparent: boolean, clip: Clip | undefined, rect: DOMRect | undefined, inert: boolean): void {
     node.act = 1;
     const states = usability(el, this.cache, transparent, clip, this.view, () => [], rect);
@@ -584,6 +635,18 @@ export class Walker {
     if (inert) states.push('inert');
     if (states.length) node.states = [...(node.states ?? []), ...states];
   }
+}
+
+/** Most elements of one `<svg>` looked at for controls (a chart of thousands of marks is not read mark by mark). */
+const SVG_SCAN = 2000;
+
+/** SVG elements that draw nothing themselves (https://www.w3.org/TR/SVG2/struct.html#TermNeverRenderedElement). */
+const SVG_NOT_SHOWN = new Set(['title', 'desc', 'defs', 'clipPath', 'clippath', 'mask', 'marker', 'pattern', 'linearGradient', 'lineargradient', 'radialGradient', 'radialgradient', 'symbol', 'style', 'script', 'metadata']);
+
+/** The text of an SVG element's `<title>` child (https://www.w3.org/TR/svg-aam-1.0/#mapping_additional_nd), if any. */
+function svgTitle(el: Element): string {
+  for (let c = el.firstElementChild; c; c = c.nextElementSibling) if (c.localName === 'title') return c.textContent ?? '';
+  return '';
 }
 
 /** About how many characters a node's own line takes (the walker stops by this count; the emitter counts exactly). */
