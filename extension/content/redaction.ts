@@ -4,6 +4,7 @@
 // through this module; the selector grammar gate is shared/selectors.ts.
 import { orielError } from '../../shared/errors.js';
 import type { RedactionPolicy } from '../../shared/ops.js';
+import { isCardFieldName } from '../../shared/card-fields.js';
 import { vetSelector } from '../../shared/selectors.js';
 import { scrubUrl } from '../../shared/url-redaction.js';
 import { shadowRootOf } from './snapshot/dom.js';
@@ -17,14 +18,6 @@ const SECRET_TOKEN = /^(current-password|new-password|one-time-code|cc-[a-z0-9-]
 
 /** The HTML namespace: a `<input>` in SVG or MathML is not a form control. */
 const HTML_NS = 'http://www.w3.org/1999/xhtml';
-
-/**
- * `name`/`id` words of an `<input>` that holds a payment card's number or security code, whatever its `autocomplete`
- * says (docs/redaction.md, "What is redacted"). Tested on the attribute split into lower-case words at `-`, `_`, `.`,
- * `[`, `]`, spaces and camelCase humps, joined by `-`: `cardNumber`, `card_number`, `payment[cardnumber]`, `cc-num`,
- * `cvc`, `cvv2`, `securityCode`. A word must match whole: `accnum` or `discs` are not card fields.
- */
-const CARD_NAME = /(^|-)(card-?(number|num|no)|cc-?(number|num|no)|credit-?card(-?(number|num|no))?|security-?code|card-?(code|cvc|cvv|csc)|cvc2?|cvv2?|csc|cvn)(-|$)/;
 
 /** The attributes whose values decide {@link isSecretField} (the ones ./secret-watch.ts observes). */
 export const SECRET_ATTRIBUTES = ['type', 'autocomplete', 'name', 'id'];
@@ -49,18 +42,6 @@ function remember(el: Element): void {
   rememberedRefs.push(new WeakRef(el));
 }
 
-/** Whether the words of one `name` or `id` value name a card number or security code (see {@link CARD_NAME}). */
-function isCardName(value: string | null): boolean {
-  if (!value || value.length > 200) return false;
-  const words = value
-    .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter((w) => w !== '')
-    .join('-');
-  return CARD_NAME.test(words);
-}
-
 /**
  * The secret-field rule on `el`'s attributes as `attr` answers them (the live ones, or one replaced by its old value
  * for {@link rememberIfWasSecret}).
@@ -71,7 +52,7 @@ function judge(el: Element, attr: (name: string) => string | null): boolean {
   if (input && attr('type')?.toLowerCase() === 'password') return true;
   const auto = attr('autocomplete');
   if (auto && auto.toLowerCase().split(/\s+/).some((t) => SECRET_TOKEN.test(t))) return true;
-  return input && (isCardName(attr('name')) || isCardName(attr('id')));
+  return input && (isCardFieldName(attr('name')) || isCardFieldName(attr('id')));
 }
 
 /**
