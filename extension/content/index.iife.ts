@@ -15,11 +15,13 @@ import { Redactor } from './redaction.js';
 import { bridgeHandlers, startBridge } from './bridge.js';
 import { pageToolHandlers } from './page-tools.js';
 import { watchSecretSubmissions } from './form-watch.js';
+import { observeSecretFlips } from './secret-watch.js';
 import { holdLifeline } from './lifeline.js';
 import { watchPageHooks } from './page-hooks.js';
 
 watchPageHooks();
 watchSecretSubmissions();
+observeSecretFlips(document);
 import { armDialogs, disarmDialogs, unansweredDialogError } from './dialogs.js';
 
 const HANDLERS: ContentHandlers = {

@@ -4,6 +4,7 @@
 // through this module; the selector grammar gate is shared/selectors.ts.
 import { orielError } from '../../shared/errors.js';
 import type { RedactionPolicy } from '../../shared/ops.js';
+import { isCardFieldName } from '../../shared/card-fields.js';
 import { vetSelector } from '../../shared/selectors.js';
 import { scrubUrl } from '../../shared/url-redaction.js';
 import { shadowRootOf } from './snapshot/dom.js';
@@ -18,15 +19,75 @@ const SECRET_TOKEN = /^(current-password|new-password|one-time-code|cc-[a-z0-9-]
 /** The HTML namespace: a `<input>` in SVG or MathML is not a form control. */
 const HTML_NS = 'http://www.w3.org/1999/xhtml';
 
+/** The attributes whose values decide {@link isSecretField} (the ones ./secret-watch.ts observes). */
+export const SECRET_ATTRIBUTES = ['type', 'autocomplete', 'name', 'id'];
+
+/** A CSS selector matching every element the rule of {@link isSecretField} can call secret (besides remembered ones). */
+const CANDIDATES = 'input, [autocomplete]';
+
 /**
- * Whether `el` is a secret field: its value must never leave the page. Password inputs, and any element whose
- * `autocomplete` names a secret token (form controls, but also a contenteditable region that declares one).
+ * Fields once judged secret, kept secret for the element's life: a page that turns a password field into a text
+ * field ("show password"), or drops its `autocomplete`, does not publish what it holds (docs/redaction.md,
+ * "Secret for life"). The WeakSet answers membership; the WeakRefs let {@link secretFieldsIn} list them.
+ */
+const remembered = new WeakSet<Element>();
+let rememberedRefs: Array<WeakRef<Element>> = [];
+
+function remember(el: Element): void {
+  if (remembered.has(el)) return;
+  remembered.add(el);
+  // Bounded by live elements: dead references are dropped whenever the list's length reaches a power of two.
+  const n = rememberedRefs.length;
+  if (n >= 64 && (n & (n - 1)) === 0) rememberedRefs = rememberedRefs.filter((r) => r.deref() !== undefined);
+  rememberedRefs.push(new WeakRef(el));
+}
+
+/**
+ * The secret-field rule on `el`'s attributes as `attr` answers them (the live ones, or one replaced by its old value
+ * for {@link rememberIfWasSecret}).
+ */
+function judge(el: Element, attr: (name: string) => string | null): boolean {
+  const input = el.localName === 'input' && el.namespaceURI === HTML_NS;
+  // The type keyword is ASCII case-insensitive (https://html.spec.whatwg.org/multipage/input.html#attr-input-type).
+  if (input && attr('type')?.toLowerCase() === 'password') return true;
+  const auto = attr('autocomplete');
+  if (auto && auto.toLowerCase().split(/\s+/).some((t) => SECRET_TOKEN.test(t))) return true;
+  return input && (isCardFieldName(attr('name')) || isCardFieldName(attr('id')));
+}
+
+/**
+ * Whether `el` is a secret field: its value must never leave the page. Password inputs, any element whose
+ * `autocomplete` names a secret token (form controls, but also a contenteditable region that declares one), inputs
+ * whose `name` or `id` names a card number or security code, and every element this content script has ever judged
+ * secret (or seen stop being secret, ./secret-watch.ts): once secret, secret for the element's life.
  */
 export function isSecretField(el: Element): boolean {
-  if (el.localName === 'input' && el.namespaceURI === HTML_NS && (el as HTMLInputElement).type === 'password') return true;
-  const auto = el.getAttribute('autocomplete');
-  if (!auto) return false;
-  return auto.toLowerCase().split(/\s+/).some((t) => SECRET_TOKEN.test(t));
+  if (remembered.has(el)) return true;
+  if (!judge(el, (name) => el.getAttribute(name))) return false;
+  remember(el);
+  return true;
+}
+
+/**
+ * Remembers `el` as secret when it was secret before its attribute `name` changed from `oldValue` (a mutation
+ * record's old value; null when the attribute was absent).
+ */
+export function rememberIfWasSecret(el: Element, name: string, oldValue: string | null): void {
+  if (remembered.has(el)) return;
+  if (judge(el, (n) => (n === name ? oldValue : el.getAttribute(n)))) remember(el);
+}
+
+/**
+ * The secret fields under `scope` (not inside its shadow trees, as `querySelectorAll`), in no particular order: the
+ * ones the rule finds now and the remembered ones.
+ */
+export function secretFieldsIn(scope: ParentNode): Element[] {
+  const out = Array.from(scope.querySelectorAll(CANDIDATES)).filter(isSecretField);
+  for (const ref of rememberedRefs) {
+    const el = ref.deref();
+    if (el && el !== scope && (scope as Node).contains(el) && !out.includes(el)) out.push(el);
+  }
+  return out;
 }
 
 /** The shadow-including parent: the parent element, or the host when `n` is at the top of a shadow tree. */
@@ -141,7 +202,7 @@ export class Redactor {
       for (const el of Array.from(document.querySelectorAll(s))) if (risky(el)) found = true;
     }
     if (siblings && !found) {
-      for (const el of Array.from(document.querySelectorAll('input, textarea, select, [autocomplete]'))) if (isSecretField(el) && el.nextElementSibling) found = true;
+      for (const el of secretFieldsIn(document)) if (el.nextElementSibling) found = true;
     }
     if (!found) return;
     throw orielError(
@@ -164,8 +225,8 @@ export class Redactor {
    * view of each element (Chromium's isolated world, Firefox's Xray wrapper), so the page never sees them.
    */
   shield(root: Document | ShadowRoot): void {
-    for (const el of Array.from(root.querySelectorAll('input, textarea, select, [autocomplete]'))) {
-      if (!isSecretField(el) || this.shielded.some((s) => s.el === el)) continue;
+    for (const el of secretFieldsIn(root)) {
+      if (this.shielded.some((s) => s.el === el)) continue;
       const keys: string[] = [];
       const hide = (key: string, value: unknown) => {
         if (Object.hasOwn(el, key)) return;
@@ -212,7 +273,7 @@ export class Redactor {
     for (let i = 0; i < scopes.length; i++) {
       const scope = scopes[i]!;
       for (const s of this.selectors) if (scope.querySelector(s)) return true;
-      for (const f of Array.from(scope.querySelectorAll('input, [autocomplete]'))) if (isSecretField(f)) return true;
+      if (secretFieldsIn(scope).length > 0) return true;
       const hosts = Array.from(scope.querySelectorAll('*'));
       if (scope instanceof Element) hosts.push(scope);
       for (const h of hosts) {

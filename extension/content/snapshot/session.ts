@@ -5,7 +5,7 @@
 import { internalsMissed } from '../internals.js';
 import { type Line, type LineFields, type WalkFlags } from '../../../shared/snapshot/index.js';
 import type { HandleRegistry } from '../registry.js';
-import { isSecretField } from '../redaction.js';
+import { isSecretField, secretFieldsIn } from '../redaction.js';
 import { computeRole } from './cache.js';
 import { mutationCount } from './changes.js';
 import { Emitter } from './emit.js';
@@ -158,6 +158,8 @@ function prepass(): Prepass {
     if (!out.secretFields && isSecretField(el)) out.secretFields = true;
     if (!out.modal && el.isConnected && isModal(el)) out.modal = true;
   }
+  // Fields remembered as secret (./redaction.ts) may no longer match the query.
+  if (!out.secretFields) out.secretFields = secretFieldsIn(document).length > 0;
   return out;
 }
 

@@ -10,6 +10,7 @@ import { watchRoot } from './changes.js';
 import { deepActiveElement } from './dom.js';
 import { controlStates, controlValue, description, linkUrl } from './fields.js';
 import { isSecretField, Redactor } from '../redaction.js';
+import { observeSecretFlips } from '../secret-watch.js';
 import { currentView, usability, type Clip, type View } from './geometry.js';
 
 /** Elements that never render content a person perceives. */
@@ -292,6 +293,7 @@ export class Walker {
     if (shadow) {
       this.redactor.shield(shadow);
       watchRoot(shadow);
+      observeSecretFlips(shadow);
       this.stack.push({ k: 'kids', parent: shadow, last: null, ctx, out });
       return;
     }
