@@ -1,7 +1,9 @@
 // The demo's agent session (`npm run demo`, and test/e2e/package.test.ts through an installed package): the sample
 // shop's tab shared through the popup, then an official MCP client on `oriel mcp` reads and acts on the page, calls the
-// shop's own tool — a call that waits for the person's permission, answered in the popup as the person would — and
-// talks on its bridge (docs/bridge.md). Every call and its result is written out as the model reads it.
+// shop's own tool — a call that waits for the person's permission, answered in the popup as the person would — talks
+// on its bridge (docs/bridge.md), and runs a line of its own code, a permission the person answers in the agent's own
+// app (MCP elicitation) once they allowed that app to ask. Every call and its result is written out as the model reads
+// it.
 import type { Client } from '@modelcontextprotocol/client';
 import type { Page } from 'puppeteer-core';
 import { call, handleOf, until, type Rig } from '../test/e2e/harness.js';
@@ -28,14 +30,14 @@ export async function runDemoSession(rig: Rig, site: string, out: Transcript): P
   const bold = (s: string) => (out.color ? `\x1b[1m${s}\x1b[0m` : s);
   const calls: string[] = [];
 
-  /** Calls a tool, writes the request and the result the model would read, and returns the structured result. */
+  /** Calls a tool, writes the request and the result the model would read, and returns the structured result with the text the model read. */
   const step = async (client: Client, tool: string, args: Record<string, unknown> = {}) => {
     calls.push(tool);
     const r = await call(client, tool, args);
     const text = (r.isError ? 'ERROR ' : '') + r.text;
     out.write(`\n${bold(`→ ${tool} ${JSON.stringify(args)}`)}\n${text.split('\n').map((l) => `  ${l}`).join('\n')}\n`);
     if (r.isError) throw new Error(`${tool} failed: ${r.error?.code}`);
-    return r.structured;
+    return { ...r.structured, text: r.text } as Record<string, unknown> & { text: string };
   };
 
   /**
@@ -54,16 +56,28 @@ export async function runDemoSession(rig: Rig, site: string, out: Transcript): P
     const r = await waiting;
     out.write(`${((r.isError ? 'ERROR ' : '') + r.text).split('\n').map((l) => `  ${l}`).join('\n')}\n`);
     if (r.isError) throw new Error(`${tool} failed: ${r.error?.code}`);
-    return r.structured;
+    return { ...r.structured, text: r.text } as Record<string, unknown> & { text: string };
   };
 
   const page = await rig.open(`${site}/shop/index.html`);
   await page.bringToFront();
   await until(() => rig.connectedBrowsers() > 0, 20_000, 'the extension to reach the broker');
-  out.write(dim('The user shares the tab from the Oriel popup ("Share this tab").\n'));
+  out.write(dim('The user shares the tab from the Oriel popup ("Share this tab") and reloads it: a page registers its own\noperations as it loads, and Oriel\'s page API reaches only pages loaded in a shared tab (docs/architecture.md, "What a page can see").\n'));
   await rig.share('/shop/index.html');
+  await page.reload();
 
-  const agent = await rig.client('modern', 'demo-agent');
+  // The agent's app can show the person a form (MCP elicitation): once the person allows it in Oriel's options, Oriel's
+  // permission questions appear there too, and the person answers where they are looking.
+  const agent = await rig.client('modern', 'demo-agent', { capabilities: { elicitation: { form: {} } } });
+  agent.setRequestHandler('elicitation/create', (request) => {
+    const params = request.params as unknown as { message: string; requestedSchema: { properties: { answer: { enum: string[]; enumNames: string[] } } } };
+    const { enum: answers, enumNames: labels } = params.requestedSchema.properties.answer;
+    out.write(dim("  … the agent's app shows the person Oriel's question (the popup shows it too):\n"));
+    for (const line of params.message.split('\n')) out.write(dim(`  ┃ ${line}\n`));
+    out.write(dim(`  ┃ [${labels.join('] [')}]\n`));
+    out.write(dim(`  The user clicks "${labels[answers.indexOf('allow_once')]}" in the agent's app; the popup's prompt goes away and the call resumes.\n`));
+    return Promise.resolve({ action: 'accept' as const, content: { answer: 'allow_once' } });
+  });
   out.write(dim('An MCP client connected to `oriel mcp` (protocol 2026-07-28). Transcript:\n'));
   await until(async () => ((await call(agent, 'list_sessions')).structured.sessions as unknown[]).length === 1, 10_000, 'the shared session');
   await step(agent, 'list_sessions');
@@ -82,11 +96,19 @@ export async function runDemoSession(rig: Rig, site: string, out: Transcript): P
   const heard = await step(agent, 'await_message', { timeout_ms: 5_000 });
   await step(agent, 'send_message', { data: { ask: 'cart_total' } });
   await step(agent, 'await_message', { after: heard.next as number, timeout_ms: 5_000 });
+  out.write(dim("\nThe user lets demo-agent ask in its own app: Oriel's options page, \"Asking in your agent's app\".\n"));
+  const options = await rig.extensionPage('options');
+  await options.waitForSelector('#app-form');
+  await options.type('#app-name', 'demo-agent');
+  await options.click('#app-form button[type="submit"]');
+  await options.waitForSelector('#app-clients li[data-app="demo-agent"]', { timeout: 10_000 });
+  await page.bringToFront();
+  await step(agent, 'evaluate', { expression: 'document.querySelectorAll("#cart tbody tr").length' });
   const cart = await step(agent, 'snapshot', { roles: ['table', 'button'] });
   const table = handleOf(cart.text as string, /^\s*-?\s*table/);
   const rows = await step(agent, 'extract_rows', { handle: table });
   out.write(
-    `\n${bold('Demo finished:')} the agent searched (typing, then pressing Enter), added an item by clicking and another through the shop's own tool, asked the shop for the total on the bridge, and read the cart back.\n`,
+    `\n${bold('Demo finished:')} the agent searched (typing, then pressing Enter), added an item by clicking and another through the shop's own tool, asked the shop for the total on the bridge, ran a line of its own code once the user allowed it in the agent's app, and read the cart back.\n`,
   );
   return { calls, cart: rows };
 }
