@@ -23,7 +23,7 @@ try {
     const nav = await call(client, 'navigate', { url });
     if (nav.isError) throw new Error(`${f}: ${nav.error?.message}`);
     const r = await call(client, 'snapshot', { max_chars: 200_000 });
-    const text = r.structured.text as string;
+    const text = r.text;
     const lines = text.split('\n').slice(1, -1);
     // Interactive lines: roles an agent acts on, as the walker marks them (states aside).
     const act = lines.filter((l) => /^ *(button|link|textbox|searchbox|checkbox|radio|switch|combobox|listbox|slider|spinbutton|tab|menuitem\w*|option|treeitem|clickable|summary)\b.* @\S+$/.test(l));
