@@ -7,7 +7,8 @@ import { errorData, toErrorData, type ErrorData } from '../../shared/errors.js';
 import type { ToolContext, ToolDefinition, ToolOutput } from './tools/types.js';
 import { TOOLS } from './tools/index.js';
 import { boundText } from './bounds.js';
-import { escapeBare } from '../../shared/snapshot/escape.js';
+import { escapeBare, quote } from '../../shared/snapshot/escape.js';
+import type { DownloadView } from '../../shared/downloads.js';
 import type { CallTarget } from './context.js';
 import { SERVER_VERSION } from '../common/version.js';
 
@@ -52,6 +53,13 @@ function successResult(out: ToolOutput) {
   const content: Array<{ type: 'text'; text: string } | { type: 'image'; data: string; mimeType: string }> = [{ type: 'text', text: boundText(out.text) }];
   if (out.image) content.push({ type: 'image', data: out.image.data, mimeType: out.image.mimeType });
   return { content, structuredContent: out.structured };
+}
+
+/** Adds the downloads a call's page actions started (docs/tools.md, "downloads") to its answer. */
+function withDownloads(out: ToolOutput, started: readonly DownloadView[]): ToolOutput {
+  if (started.length === 0) return out;
+  const lines = started.map((d) => `Download ${d.id}: ${quote(d.file)} (${d.mime}) ${d.state === 'refused' ? 'refused: no downloads folder chosen for agents' : d.state}${d.folder ? ` in ${quote(d.folder)}` : ''}`);
+  return { ...out, structured: { ...out.structured, downloads: started }, text: `${out.text}\n${lines.join('\n')}` };
 }
 
 /** The client's name: from the request's envelope (2026-07-28 era) or from initialize (2025 eras). */
@@ -116,7 +124,8 @@ export function createMcpServer(env: ServerEnvironment, tools: readonly ToolDefi
         const { session, document, lease, ...args } = parsed.data as Record<string, unknown> & { session?: string; document?: string; lease?: string };
         try {
           const target: CallTarget = { session, document, lease, ...(def.timeout && { timeout: def.timeout }), onPrompt: progressWhileAsking(ctx.mcpReq) };
-          return successResult(await def.handler(args, env.context(ctx.mcpReq.signal, target, clientNameOf(server, ctx.mcpReq.envelope))));
+          const context = env.context(ctx.mcpReq.signal, target, clientNameOf(server, ctx.mcpReq.envelope));
+          return successResult(withDownloads(await def.handler(args, context), context.startedDownloads));
         } catch (err) {
           return errorResult(toErrorData(err));
         }

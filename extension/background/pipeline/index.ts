@@ -8,6 +8,7 @@ import type { BrowserToHub } from '../../../shared/protocol.js';
 import { codeFields } from '../../consent/audit.js';
 import { readSettings, type Settings } from '../../settings.js';
 import { audit } from '../audit.js';
+import { agentCallEnded, agentCallStarted } from '../downloads.js';
 import { post } from '../native.js';
 import { consent } from './consent.js';
 import { CallClock, withDiagnosedDeadline } from './deadline.js';
@@ -51,8 +52,12 @@ export async function runCall(call: PageCall): Promise<BrowserToHub> {
   const clock = new CallClock(call.id, call.deadline, (event) => post({ t: 'event', event }));
   const seen: { state?: CallState } = {};
   let reply: BrowserToHub;
+  agentCallStarted(call);
   try {
-    const value = await withDiagnosedDeadline(run(call, controller.signal, clock, seen), call.tab, call.op, clock);
+    let value = await withDiagnosedDeadline(run(call, controller.signal, clock, seen), call.tab, call.op, clock);
+    // Downloads the call started (extension/background/downloads.ts) travel with its result, by id.
+    const downloads = await agentCallEnded(call.id);
+    if (downloads.length > 0 && typeof value === 'object' && value !== null && !Array.isArray(value)) value = { ...value, downloads };
     const size = JSON.stringify(value ?? null).length;
     if (size > MAX_RESULT_BYTES) throw orielError('too_large', `The result (${size} bytes) is too large; narrow the request.`);
     reply = { t: 'result', id: call.id, ok: true, value: value ?? null };
@@ -60,6 +65,7 @@ export async function runCall(call: PageCall): Promise<BrowserToHub> {
     reply = { t: 'result', id: call.id, ok: false, error: toErrorData(err) };
   } finally {
     controllers.delete(call.id);
+    void agentCallEnded(call.id);
   }
   if (seen.state?.exec) void auditUse(seen.state, reply.ok ? undefined : reply.error);
   return reply;
