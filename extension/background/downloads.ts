@@ -11,6 +11,8 @@ import { isShared } from './sharing.js';
 
 /** How long after an acting call ends a download it caused may still begin (a response's headers arrive late), ms. */
 const LATE_START_MS = 4_000;
+/** How long after a call ends a download of unknown origin (data: with no referrer) may still be its doing, ms. */
+const UNKNOWN_ORIGIN_MS = 1_000;
 /** How long a call's result waits for the verdict on downloads that began during it, ms. */
 const VERDICT_WAIT_MS = 1_000;
 /** Most downloads followed at once; the oldest are forgotten first. */
@@ -110,7 +112,8 @@ async function tabOrigins(tab: number): Promise<Set<string>> {
 /**
  * The agent's window a new download belongs to: open now (or closed less than {@link LATE_START_MS} ago), in a tab
  * that is still shared and shows a document of the download's origin; the latest such call wins. A download whose
- * origin cannot be told (a data: URL with no referrer) belongs to an agent only when exactly one window is open.
+ * origin cannot be told (a data: URL with no referrer) belongs to the latest call still running or just ended
+ * ({@link UNKNOWN_ORIGIN_MS}) in a shared tab.
  */
 async function windowOf(item: Item): Promise<{ w: AgentWindow; origin: string } | undefined> {
   const now = Date.now();
@@ -122,7 +125,7 @@ async function windowOf(item: Item): Promise<{ w: AgentWindow; origin: string } 
     if (!(await isShared(w.tab))) continue;
     const origins = await tabOrigins(w.tab);
     if (origin !== undefined && origins.has(origin)) return { w, origin };
-    if (origin === undefined && open.length === 1) {
+    if (origin === undefined && (w.ended === undefined || now - w.ended <= UNKNOWN_ORIGIN_MS)) {
       const top = (await chrome.tabs.get(w.tab).catch(() => undefined))?.url;
       return { w, origin: top ? new URL(top).origin : 'null' };
     }
@@ -209,13 +212,24 @@ async function decide(item: Item): Promise<Verdict> {
 /**
  * Firefox has no `onDeterminingFilename`: the download is cancelled and started again by Oriel with a name inside the
  * agents' folder (`downloads.download`, a path relative to the downloads folder, `conflictAction: "uniquify"`). The
- * file is fetched again; a page's blob: URL is read by the extension first when the browser refuses to fetch it.
+ * file is fetched again (with the person's cookies); a page's blob: URL is read in the tab and a data: URL decoded,
+ * since the browser fetches neither for an extension.
  */
 async function restart(item: Item, info: DownloadInfo, folder: string): Promise<DownloadInfo> {
   await discard(item.id);
   const filename = `${folder}/${baseName(item.filename || item.url)}`;
+  let objectUrl: string | undefined;
   try {
-    const id = await chrome.downloads.download({ url: item.url, filename, conflictAction: 'uniquify', saveAs: false });
+    let url = item.url;
+    if (url.startsWith('blob:')) {
+      // The browser will not fetch a page's blob: URL for an extension; the tab's own content-script world can.
+      const bytes = await blobFromTab(info.tab, url, item.mime);
+      url = objectUrl = URL.createObjectURL(bytes);
+    } else if (url.startsWith('data:')) {
+      // Nor a data: URL: its bytes are in the URL itself.
+      url = objectUrl = URL.createObjectURL(await (await fetch(url)).blob());
+    }
+    const id = await chrome.downloads.download({ url, filename, conflictAction: 'uniquify', saveAs: false });
     const moved = { ...info, id: String(id) };
     const [now] = await chrome.downloads.search({ id });
     const out = now ? infoFrom(moved, now) : moved;
@@ -225,7 +239,37 @@ async function restart(item: Item, info: DownloadInfo, folder: string): Promise<
     const out: DownloadInfo = { ...info, state: 'interrupted', error: `could not save it in the agents' folder: ${err instanceof Error ? err.message : String(err)}`.slice(0, 200) };
     report(out);
     return out;
+  } finally {
+    // The download holds its own reference to the bytes once it has started.
+    if (objectUrl) setTimeout(() => URL.revokeObjectURL(objectUrl!), 60_000);
   }
+}
+
+/** Largest blob: download read through the tab, bytes. */
+const MAX_BLOB_BYTES = 30 * 1024 * 1024;
+
+/**
+ * Reads a page's blob: URL in tab `tab`'s frames (the isolated world, which the page cannot see), bounded.
+ * @throws Error when no frame of the tab can read it, or it is over {@link MAX_BLOB_BYTES}.
+ */
+async function blobFromTab(tab: number, url: string, mime: string): Promise<Blob> {
+  const results = await chrome.scripting.executeScript({
+    target: { tabId: tab, allFrames: true },
+    func: async (blobUrl: string, max: number) => {
+      try {
+        const b = await (await fetch(blobUrl)).blob();
+        if (b.size > max) return 'too large';
+        return Array.from(new Uint8Array(await b.arrayBuffer()));
+      } catch {
+        return null;
+      }
+    },
+    args: [url, MAX_BLOB_BYTES],
+  });
+  const got = results.map((r) => r.result as unknown).find((r) => r !== null && r !== undefined);
+  if (got === 'too large') throw new Error(`the file is over ${MAX_BLOB_BYTES / 1024 / 1024} MiB`);
+  if (!Array.isArray(got)) throw new Error('the page\'s file could not be read');
+  return new Blob([new Uint8Array(got as number[])], { type: mime || 'application/octet-stream' });
 }
 
 chrome.downloads.onCreated.addListener((item) => void verdictOn(item));
