@@ -21,7 +21,7 @@ function line(d: DownloadView): string {
 export const downloads = defineTool({
   name: 'downloads',
   title: 'Files your actions downloaded',
-  description: 'Lists files your actions in shared tabs downloaded; with id, waits for one and reads it: text, CSV, JSON; PDF text by page; other types as facts.',
+  description: 'Lists files your actions (click, navigate …) in shared tabs downloaded; with id, waits for one and reads it: text, CSV, JSON, PDF text by page; other types as facts.',
   input: DownloadsArgs,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   capability: 'read',
