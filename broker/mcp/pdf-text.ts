@@ -45,7 +45,8 @@ function pdfjs(): Promise<PdfJs> {
  */
 export async function pdfPages(data: Uint8Array, from: number, budget: number): Promise<PdfPages> {
   const lib = await pdfjs();
-  const task = lib.getDocument({ data, isEvalSupported: false, disableFontFace: true, useSystemFonts: false, stopAtErrors: false, verbosity: 0 });
+  // PDF.js takes a plain Uint8Array (not a Node Buffer) and may detach it: it gets its own copy.
+  const task = lib.getDocument({ data: new Uint8Array(data), isEvalSupported: false, disableFontFace: true, useSystemFonts: false, stopAtErrors: false, verbosity: 0 });
   let doc: Awaited<typeof task.promise>;
   try {
     doc = await task.promise;

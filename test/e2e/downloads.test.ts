@@ -12,6 +12,8 @@ import { makePdf } from '../support/make-pdf.js';
 
 const CSV = 'date,amount\n2026-01-01,12.50\n2026-01-02,7.25\n';
 const PDF = makePdf(['Invoice 4711 for ACME', 'Total due: 99.00 EUR']);
+/** Three pages of about 300 characters: a 500-character budget holds one page at a time. */
+const STATEMENT = makePdf([1, 2, 3].map((n) => [`Statement page ${n}`, ...Array.from({ length: 6 }, (_, i) => `line ${i + 1}: ${'balance ok '.repeat(4)}`), `end ${n}`].join('\n')));
 
 interface Download {
   id: string;
@@ -49,6 +51,12 @@ describe.each(BROWSERS)('downloads in %s', (kind) => {
   beforeAll(async () => {
     site = await serveFixtures(FIXTURES, {
       '/files/report.csv': (_req, res) => res.writeHead(200, { 'content-type': 'text/csv', 'content-disposition': 'attachment; filename="report.csv"' }).end(CSV),
+      // A statement only the signed-in person may fetch: the cookie /login sets.
+      '/login': (_req, res) => res.writeHead(200, { 'content-type': 'text/html', 'set-cookie': 'signed_in=yes; Path=/; SameSite=Lax' }).end('<!doctype html><title>Signed in</title><p>Signed in.'),
+      '/files/statement.pdf': (req, res) => {
+        if (!/(^|;\s*)signed_in=yes(;|$)/.test(req.headers.cookie ?? '')) return void res.writeHead(403, { 'content-type': 'text/plain' }).end('sign in first');
+        res.writeHead(200, { 'content-type': 'application/pdf', 'cache-control': 'no-store' }).end(STATEMENT);
+      },
       '/files/invoice.pdf': (_req, res) => res.writeHead(200, { 'content-type': 'application/pdf', 'content-disposition': 'attachment; filename="invoice.pdf"' }).end(PDF),
     });
     rig = await launchRig(kind, { profileDownloads: true });
@@ -117,6 +125,25 @@ describe.each(BROWSERS)('downloads in %s', (kind) => {
     expect((await tool('downloads', { id: again.id, wait_ms: 15_000 })).isError).toBe(false);
     await until(() => agentFiles().filter((f) => f.startsWith('report')).length === 2, 10_000, 'two report files');
     expect(agentFiles()).toEqual(expect.arrayContaining(['invoice.pdf', 'notes.json', 'hello.txt', 'report.csv']));
+  });
+
+  it('reads a PDF a shared tab shows in the browser\'s viewer as text per page, fetched with the person\'s cookies', async () => {
+    const login = await rig.open(`${site.url}/login`);
+    await login.close();
+    const viewer = await rig.open(`${site.url}/files/statement.pdf`);
+    await rig.share('statement.pdf');
+    const pdfSession = await until(async () => ((await tool('list_sessions')).structured.sessions as Array<{ id: string; url: string }>).find((s) => s.url.endsWith('/files/statement.pdf'))?.id, 20_000, 'the PDF tab to become a session');
+    const first = await tool('snapshot', { session: pdfSession, max_chars: 500 });
+    expect(first.isError, first.error?.message).toBe(false);
+    expect(first.structured).toMatchObject({ pdf: true, page_count: 3, next_cursor: 'pdf:2', pages: [{ page: 1 }] });
+    expect(first.text).toMatch(/--- page 1 of 3 ---\nStatement page 1\nline 1: balance ok[^]*\nend 1\n/);
+    const rest = await tool('snapshot', { session: pdfSession, max_chars: 500, cursor: 'pdf:3' });
+    expect(rest.structured).toMatchObject({ page_count: 3, pages: [{ page: 3 }] });
+    expect(rest.structured.next_cursor).toBeUndefined();
+    expect((rest.structured.pages as Array<{ text: string }>)[0]!.text).toMatch(/^Statement page 3\n[^]*\nend 3$/);
+    await rig.share('statement.pdf', false);
+    await viewer.close();
+    await page.bringToFront();
   });
 
   it('never shows agents a download from a tab that is not shared', async () => {

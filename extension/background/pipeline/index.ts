@@ -6,9 +6,10 @@ import { errorData, orielError, toErrorData, type ErrorData } from '../../../sha
 import { parseOpArgs, type PublicOpName } from '../../../shared/ops.js';
 import type { BrowserToHub } from '../../../shared/protocol.js';
 import { codeFields } from '../../consent/audit.js';
-import { readSettings, type Settings } from '../../settings.js';
+import { disabledTools, readSettings, type Settings } from '../../settings.js';
 import { audit } from '../audit.js';
 import { agentCallEnded, agentCallStarted } from '../downloads.js';
+import { pdfOfTab } from '../pdf-tab.js';
 import { post } from '../native.js';
 import { consent } from './consent.js';
 import { CallClock, withDiagnosedDeadline } from './deadline.js';
@@ -95,6 +96,12 @@ async function run(call: PageCall, signal: AbortSignal, clock: CallClock, seen: 
   if (!parsed.ok) throw orielError('invalid_argument', parsed.message);
   const state: CallState = { call, op: checked.op as PublicOpName, args: parsed.args, tab: call.tab, settings: await currentSettings(), signal, clock };
   seen.state = state;
+  // A tab showing a PDF in the browser's viewer has no content script: snapshot reads the PDF itself (../pdf-tab.ts).
+  if (state.op === 'snapshot' && !disabledTools(state.settings).includes('snapshot')) {
+    await sharedTab(state);
+    const pdf = await pdfOfTab(state.tab, signal);
+    if (pdf) return pdf;
+  }
   for (const stage of STAGES) {
     signal.throwIfAborted();
     await stage(state);
