@@ -76,7 +76,7 @@ export function renderToolsDoc(): string {
 
 /** How downloads work and where the browsers differ (the downloads tool's behaviour beyond its arguments). */
 const DOWNLOADS_NOTES = [
-  '## Downloads: where files go, what agents see, and how the browsers differ',
+  '## Downloads and PDFs: where files go, what agents see, and how the browsers differ',
   '',
   '- **Which downloads are an agent\'s.** A download that begins while an agent\'s acting call (click, type, press_key,',
   '  navigate, call_tab_operation …) runs in a shared tab, or up to 4 s after it ends, whose page origin is a document of',
@@ -103,6 +103,12 @@ const DOWNLOADS_NOTES = [
   '  bytes a call with a byte `cursor`; PDFs as text per page with page numbers (PDF.js in the broker, 20,000 characters a',
   '  call, `cursor` = the next page, at most 30 MiB); other types as facts only. The person\'s redaction selectors and',
   '  value limits do not apply to files (they describe page elements); the file is page content, labelled untrusted.',
+  '- **A PDF in a shared tab** (the browser\'s own viewer, where no content script runs) is read by `snapshot`: the',
+  '  background knows the tab shows a PDF from its response\'s `Content-Type`, fetches the same URL again with the',
+  '  person\'s cookies (`credentials: "include"`, the HTTP cache first), at most 5 MiB, and the answer is its text per page',
+  '  (`--- page 2 of 9 ---`), within `max_chars`, with `cursor` = `pdf:<page>` to go on. It needs read on the tab\'s',
+  '  origin (sharing grants it); there are no handles, and redaction selectors do not apply to PDF text. A PDF the tab',
+  '  got by a POST, or that was open before Oriel started, is not recognised (snapshot then shows the viewer\'s page).',
   '',
 ];
 
