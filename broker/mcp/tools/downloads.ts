@@ -7,9 +7,9 @@ import { quote } from '../../../shared/snapshot/escape.js';
 import { defineTool } from './types.js';
 
 const DownloadsArgs = z.object({
-  id: z.string().max(80).optional().describe('Download to read; omit to list'),
-  wait_ms: z.number().int().min(0).max(60_000).optional().describe('Wait this long for it to finish'),
-  cursor: z.string().max(20).optional().describe('next_cursor of the last read'),
+  id: z.string().max(80).optional().describe('Omit to list'),
+  wait_ms: z.number().int().min(0).max(60_000).optional().describe('Wait for it to finish'),
+  cursor: z.string().max(20).optional().describe('next_cursor'),
 });
 
 function line(d: DownloadView): string {
@@ -20,8 +20,8 @@ function line(d: DownloadView): string {
 
 export const downloads = defineTool({
   name: 'downloads',
-  title: 'Files your actions downloaded',
-  description: 'Lists files your actions (click, navigate …) in shared tabs downloaded; with id, waits for one and reads it: text, CSV, JSON, PDF text by page; other types as facts.',
+  title: 'Downloaded files',
+  description: 'Lists files your click etc. downloaded in shared tabs; with id, reads one: text/CSV/JSON, PDF text per page, else facts.',
   input: DownloadsArgs,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   capability: 'read',
