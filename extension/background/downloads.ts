@@ -13,6 +13,8 @@ import { isShared } from './sharing.js';
 const LATE_START_MS = 4_000;
 /** How long after a call ends a download of unknown origin (data: with no referrer) may still be its doing, ms. */
 const UNKNOWN_ORIGIN_MS = 1_000;
+/** Longest time from a document response's start to the download it turns into that still ties them, ms. */
+const REQUEST_EVIDENCE_MS = 2_000;
 /** How long a call's result waits for the verdict on downloads that began during it, ms. */
 const VERDICT_WAIT_MS = 1_000;
 /** Most downloads followed at once; the oldest are forgotten first. */
@@ -60,8 +62,8 @@ export async function agentCallEnded(id: number): Promise<string[]> {
 
 /**
  * The tab that last asked for a URL as a document (a link or form that turns into a download is a navigation request
- * of its tab), recorded only while some agent's window is open: an http(s) download is an agent's only when the agent's
- * tab was the last to ask for it.
+ * of its tab), recorded only while some agent's window is open: an http(s) download whose response just started in
+ * another tab is not the agent's; one whose request was not seen counts only during the call or just after it.
  */
 const requested = new Map<string, { tab: number; at: number }>();
 const MAX_REQUESTS = 200;
@@ -71,17 +73,18 @@ function anyWindowOpen(now: number): boolean {
   return false;
 }
 
-chrome.webRequest.onBeforeRequest.addListener(
-  (d) => {
-    const now = Date.now();
-    if (d.tabId < 0 || !anyWindowOpen(now)) return undefined;
-    requested.delete(d.url);
-    requested.set(d.url, { tab: d.tabId, at: now });
-    while (requested.size > MAX_REQUESTS) requested.delete(requested.keys().next().value!);
-    return undefined;
-  },
-  { urls: ['http://*/*', 'https://*/*'], types: ['main_frame', 'sub_frame'] },
-);
+function noteRequest(d: { tabId: number; url: string }): undefined {
+  const now = Date.now();
+  if (d.tabId < 0 || !anyWindowOpen(now)) return undefined;
+  requested.delete(d.url);
+  requested.set(d.url, { tab: d.tabId, at: now });
+  while (requested.size > MAX_REQUESTS) requested.delete(requested.keys().next().value!);
+  return undefined;
+}
+const DOCUMENT_REQUESTS: chrome.webRequest.RequestFilter = { urls: ['http://*/*', 'https://*/*'], types: ['main_frame', 'sub_frame'] };
+// Noted when the request leaves and again when its response starts, just before the browser turns it into a download.
+chrome.webRequest.onBeforeRequest.addListener(noteRequest, DOCUMENT_REQUESTS);
+chrome.webRequest.onResponseStarted.addListener(noteRequest, DOCUMENT_REQUESTS);
 
 /** The origin a download came from: the page that asked for it, a blob's own origin, or the file's. */
 function sourceOrigin(item: Item): string | undefined {
@@ -119,9 +122,14 @@ async function windowOf(item: Item): Promise<{ w: AgentWindow; origin: string } 
   const now = Date.now();
   const open = [...windows.values()].filter((w) => w.ended === undefined || now - w.ended <= LATE_START_MS).sort((a, b) => b.started - a.started);
   const origin = sourceOrigin(item);
-  const asked = requested.get(item.url);
+  const seen = requested.get(item.url);
+  // What the browser saw of the file's request is evidence only when its response started just before the download.
+  const asked = seen && now - seen.at <= REQUEST_EVIDENCE_MS ? seen : undefined;
+  const http = /^https?:/i.test(item.url);
   for (const w of open) {
-    if (asked && now - asked.at <= LATE_START_MS * 2 && asked.tab !== w.tab) continue;
+    if (asked && asked.tab !== w.tab) continue;
+    // An http(s) file whose request was not seen from the agent's tab counts only during the call or just after it.
+    if (http && !asked && w.ended !== undefined && now - w.ended > UNKNOWN_ORIGIN_MS) continue;
     if (!(await isShared(w.tab))) continue;
     const origins = await tabOrigins(w.tab);
     if (origin !== undefined && origins.has(origin)) return { w, origin };
