@@ -42,6 +42,11 @@ export const SettingsSchema = z.object({
    * off, which is the default: an agent must never be able to send a file the person did not put there.
    */
   uploadFolder: z.string().max(4096).catch(''),
+  /**
+   * The folder, inside the browser's downloads folder, where downloads agents' actions start are saved (one folder
+   * name: shared/downloads.ts); '' (the default) turns them off: such downloads are cancelled and reported.
+   */
+  downloadFolder: z.string().max(64).catch(''),
   /** Whether tabs and popups that a shared tab opens are shared too (for the opener's origin only). */
   shareOpenedTabs: z.boolean().catch(true),
   /**

@@ -151,8 +151,48 @@ export function renderToolsDoc(): string {
     }
     out.push('');
   }
+  out.push(...DOWNLOADS_NOTES);
   return out.join('\n');
 }
+
+/** How downloads work and where the browsers differ (the downloads tool's behaviour beyond its arguments). */
+const DOWNLOADS_NOTES = [
+  '## Downloads and PDFs: where files go, what agents see, and how the browsers differ',
+  '',
+  '- **Which downloads are an agent\'s.** A download that begins while an agent\'s acting call (click, type, press_key,',
+  '  navigate, call_tab_operation …) runs in a shared tab, or up to 4 s after it ends, whose page origin is a document of',
+  '  that tab; an http(s) file whose response just started (within 2 s, seen with `webRequest`) in another tab is not the',
+  '  agent\'s, and one whose request was not seen — like a data: URL with no referrer — counts only during the call or',
+  '  1 s after. Every other download is the',
+  '  person\'s: left alone and never shown. The acting call\'s result lists the downloads it started (`downloads`), as far',
+  '  as they began before it answered; `downloads` lists later ones too. Limit: a blob: or data: download the person',
+  '  starts in another tab of the same site while an agent\'s call runs there cannot be told apart from the agent\'s.',
+  '- **Where they go.** Extensions can write only inside the browser\'s downloads folder, so the person names one folder',
+  '  there in Oriel\'s options ("Downloads folder", e.g. `oriel-agents`); off until they do. With no folder chosen, an',
+  '  agent\'s download is cancelled (its partial file removed) and reported as `refused`. Names never collide: an existing',
+  '  name gets a numbered one (`conflictAction: "uniquify"`). The broker reads a file only at the path the browser',
+  '  reported, only when it is a regular file directly in that folder, without following a link.',
+  '- **Chromium** renames the download before it is written (`downloads.onDeterminingFilename`). A page that starts',
+  '  several downloads without a person\'s gesture hits Chromium\'s "automatic downloads" setting, which the person may',
+  '  have to allow for the site. (A browser driven with the DevTools protocol\'s `Browser.setDownloadBehavior` ignores',
+  '  extensions\' names: Oriel\'s tests set the download folder through the profile instead.)',
+  '- **Firefox** has no `onDeterminingFilename`: Oriel cancels the download and starts it again with',
+  '  `downloads.download({ filename: "<folder>/<name>" })`, so the file is fetched a second time with the person\'s cookies',
+  '  (a one-time link or a POST response may not survive that and ends `interrupted`); a page\'s blob: URL is read in the',
+  '  tab\'s content-script world and a data: URL decoded, since Firefox fetches neither for an extension.',
+  '- **Reading back** counts as reading the origin the file came from: its tab must still be shared, connected and',
+  '  showing that origin with a grant there, else `permission_denied`. Text, CSV and JSON come as UTF-8 text, 20,000',
+  '  bytes a call with a byte `cursor`; PDFs as text per page with page numbers (PDF.js in the broker, 20,000 characters a',
+  '  call, `cursor` = the next page, at most 30 MiB); other types as facts only. The person\'s redaction selectors and',
+  '  value limits do not apply to files (they describe page elements); the file is page content, labelled untrusted.',
+  '- **A PDF in a shared tab** (the browser\'s own viewer, where no content script runs) is read by `snapshot`: the',
+  '  background knows the tab shows a PDF from its response\'s `Content-Type`, fetches the same URL again with the',
+  '  person\'s cookies (`credentials: "include"`, the HTTP cache first), at most 5 MiB, and the answer is its text per page',
+  '  (`--- page 2 of 9 ---`), within `max_chars`, with `cursor` = `pdf:<page>` to go on. It needs read on the tab\'s',
+  '  origin (sharing grants it); there are no handles, and redaction selectors do not apply to PDF text. A PDF the tab',
+  '  got by a POST, or that was open before Oriel started, is not recognised (snapshot then shows the viewer\'s page).',
+  '',
+];
 
 /** The error table, one row per code of shared/errors.ts. */
 export function renderErrorTable(): string {

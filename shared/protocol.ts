@@ -5,6 +5,7 @@ import { ErrorDataSchema } from './errors.js';
 import { PageCallSchema } from './call.js';
 import { BRIDGE_LIMITS } from './bridge.js';
 import { AppAnswerSchema, MAX_APP_CLIENT_CHARS, MAX_APP_CLIENTS, PromptQuestionSchema } from './ask-in-app.js';
+import { DownloadInfoSchema } from './downloads.js';
 
 /**
  * Version of the browser ⇄ hub protocol; both ends refuse another. 2: calls travel in one envelope; events.
@@ -128,6 +129,8 @@ export const BrowserEventSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('call_suspended'), call: z.number().int(), until: z.number().int(), prompt: PromptQuestionSchema.optional() }),
   /** Call `call` was allowed after a prompt and goes on with the budget it had left: its new absolute `deadline`. */
   z.object({ kind: z.literal('call_resumed'), call: z.number().int(), deadline: z.number().int() }),
+  /** A download an agent's call started in a shared tab was created or changed (shared/downloads.ts). */
+  z.object({ kind: z.literal('download'), download: DownloadInfoSchema }),
 ]);
 export type BrowserEvent = z.infer<typeof BrowserEventSchema>;
 

@@ -12,6 +12,7 @@ import { HubEvents } from './events.js';
 import { ClientTable } from './clients.js';
 import { BridgeBuffers } from './bridge.js';
 import { AppAsks, type AppAsk } from './app-asks.js';
+import { DownloadStore } from './downloads.js';
 
 /** A connected browser as the hub sees it: a way to send frames, and who it is. */
 export interface BrowserLink {
@@ -114,6 +115,8 @@ export class Hub {
   readonly events = new HubEvents();
   /** Per session, the messages its page posted on the bridge (docs/bridge.md). */
   readonly bridge = new BridgeBuffers();
+  /** The downloads agents' actions started, as the browsers report them (shared/downloads.ts). */
+  readonly downloads = new DownloadStore();
   readonly startedAt = new Date();
   private readonly browsers = new Map<string, BrowserLink>();
   private readonly graceTimers = new Map<string, NodeJS.Timeout>();
@@ -326,6 +329,9 @@ export class Hub {
       case 'prompts':
         this.prompts.set(instance, event.prompts);
         this.appAsks.prune(instance, new Set(event.prompts.map((p) => p.id)));
+        break;
+      case 'download':
+        this.downloads.update(instance, event.download);
         break;
       case 'call_suspended': {
         // The call waits on the person, under the prompt's budget: its own deadline stops until the prompt is settled.

@@ -7,6 +7,8 @@ import { orielError } from '../../shared/errors.js';
 import type { SessionView, ToolContext, ToolOutput } from './tools/types.js';
 import { ModernAsks } from './ask-in-app-modern.js';
 import { readUploadFiles } from './files.js';
+import { downloadView, type DownloadRecord } from '../hub/downloads.js';
+import { readDownload } from './download-read.js';
 import { createMcpServer } from './server.js';
 import { TOOLS } from './tools/index.js';
 
@@ -46,8 +48,21 @@ export function makeToolContext(hub: Hub, caller: Caller, signal: AbortSignal, t
     ...(target.session !== undefined && { session: target.session }),
     ...(target.lease !== undefined && { lease: target.lease }),
   };
+  const startedDownloads: SessionDownloads = [];
   return {
     clientId: caller.id,
+    startedDownloads,
+    listDownloads() {
+      return hub.downloads.all().map(downloadView);
+    },
+    async waitDownload(id, ms) {
+      return downloadView(await hub.downloads.settled(id, ms, signal));
+    },
+    async readDownload(id, cursor) {
+      const record = await hub.downloads.settled(id, 0);
+      mayRead(hub, record);
+      return { view: downloadView(record), content: await readDownload(record.info, cursor) };
+    },
     signal,
     ...(target.lease !== undefined && { lease: target.lease }),
     listSessions(): SessionView[] {
@@ -69,8 +84,8 @@ export function makeToolContext(hub: Hub, caller: Caller, signal: AbortSignal, t
       const session = hub.sessions.resolve(target.session);
       return readUploadFiles(hub.uploadFolder(session.instance), paths, { signal });
     },
-    callPage(op, args, options = {}) {
-      return hub.callPage({
+    async callPage(op, args, options = {}) {
+      const value = await hub.callPage({
         ...common,
         op,
         args,
@@ -79,6 +94,16 @@ export function makeToolContext(hub: Hub, caller: Caller, signal: AbortSignal, t
         ...(target.onPrompt && { onPrompt: target.onPrompt }),
         ...(target.onAsk && { onAsk: target.onAsk }),
       });
+      // The background names the downloads the call started (extension/background/downloads.ts); the tool's answer shows them.
+      const ids = (value as { downloads?: unknown } | null)?.downloads;
+      if (Array.isArray(ids)) {
+        const instance = hub.sessions.resolve(target.session).instance;
+        for (const id of ids.slice(0, 20)) {
+          const record = typeof id === 'string' ? hub.downloads.get(`${instance}-d${id}`) : undefined;
+          if (record) startedDownloads.push(downloadView(record));
+        }
+      }
+      return value;
     },
     acquireLease(options) {
       return hub.acquireLease({ ...common, deadline: Date.now() + budget(options.timeoutMs), ...(options.ttlMs !== undefined && { ttlMs: options.ttlMs }) });
@@ -96,6 +121,24 @@ export function makeToolContext(hub: Hub, caller: Caller, signal: AbortSignal, t
       return { ...read, ...(document !== undefined && { document }) };
     },
   };
+}
+
+type SessionDownloads = ReturnType<typeof downloadView>[];
+
+/**
+ * Reading a download is reading the origin it came from (docs/tools.md, "downloads"): its tab must still be shared and
+ * connected, show that origin, and hold an allowance there (sharing's own included) with no denial of reading.
+ * @throws OrielError `permission_denied`.
+ */
+function mayRead(hub: Hub, record: DownloadRecord): void {
+  const session = hub.sessions.get(record.session);
+  const origin = record.info.origin;
+  if (!session || !session.connected || session.info.origin !== origin) {
+    throw orielError('permission_denied', `Reading this file is reading ${origin}: the tab it came from is no longer shared or shows another site now.`, { next: 'navigate the tab back to that site, or ask the user to share it again' });
+  }
+  const grants = session.info.grants ?? [];
+  const allowed = grants.some((g) => g.effect === 'allow' && !g.exact_code) && !grants.some((g) => g.effect === 'deny' && g.capability === 'read');
+  if (!allowed) throw orielError('permission_denied', `The user has not allowed reading ${origin}.`, { next: 'snapshot the tab first (the user is asked), then read again' });
 }
 
 /** The lease facts of `session` as `caller` may see them: who holds it and until when, never the id. */

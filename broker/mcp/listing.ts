@@ -60,7 +60,8 @@ export function advertisedCommonArgs(def: ToolDefinition): readonly CommonArg[] 
  */
 export function listedInputSchema(def: ToolDefinition): ListedSchema {
   const common = Object.fromEntries(advertisedCommonArgs(def).map((k) => [k, COMMON_ARGS[k]]));
-  const schema = z.toJSONSchema(def.input.extend(common), {
+  const own = def.unlisted?.length ? def.input.omit(Object.fromEntries(def.unlisted.map((k) => [k, true])) as never) : def.input;
+  const schema = z.toJSONSchema(own.extend(common), {
     target: 'draft-2020-12',
     io: 'input',
     override: ({ jsonSchema }) => {

@@ -14,6 +14,8 @@ import { addSecretParams, forgetSecretParams, scrubTabUrl, SecretParamsMessageSc
 import { sendPolicy } from './policy.js';
 import './opened.js';
 import './csp.js';
+import './downloads.js';
+import './pdf-tab.js';
 import { loadGrants, loadRules, onConsentChanged, revoke } from './grants.js';
 import { onPromptsChanged, openPrompts, promptInfos, promptViews, withdrawAll, withdrawClient } from './prompts.js';
 import { onAudited, readAudit } from './audit.js';

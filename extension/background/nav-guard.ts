@@ -2,7 +2,7 @@
 // act on the destination): declarativeNetRequest session rules scoped to the tab block its top-level navigations to
 // origins without an act grant before any request leaves — a link the page rewrote, a script's location change, a
 // redirect. The rules come from ../consent/nav-rules.ts; the consent stage asks the person beforehand where it can.
-import { blockedBy, DENIED, guardRules, type GuardRule } from '../consent/nav-rules.js';
+import { blockedBy, DENIED, guardRules, lingeringRules, type GuardRule } from '../consent/nav-rules.js';
 import { originOf } from '../consent/rules.js';
 import { loadGrants, loadRules } from './grants.js';
 
@@ -45,8 +45,11 @@ chrome.webNavigation.onErrorOccurred.addListener((d) => {
 
 /** One call's hold on a tab's guard. */
 export interface GuardHold {
-  /** Ends the call's guard (unless a later call's guard replaced it); resolves once the browser dropped its rules. */
-  release(): Promise<void>;
+  /**
+   * Ends the call's guard (unless a later call's guard replaced it); resolves once the browser dropped its rules. With
+   * `lingerMs`, the blocks of origins the person always denies stay that much longer ({@link lingeringRules}).
+   */
+  release(lingerMs?: number): Promise<void>;
   /** Settles with the first navigation the guard stopped while this call held it (never, if none). */
   stopped: Promise<Blocked>;
   /** That navigation, once stopped. */
@@ -73,7 +76,7 @@ export async function guardTab(tab: number, extra: readonly string[]): Promise<G
     guarded.set(tab, entry);
   });
   return {
-    release: () => unguard(tab, token),
+    release: (lingerMs = 0) => (lingerMs > 0 ? linger(tab, token, lingerMs) : unguard(tab, token)),
     stopped: entry.stopped,
     blocked: () => entry.blocked,
   };
@@ -86,6 +89,26 @@ function unguard(tab: number, token: symbol): Promise<void> {
     if (guard?.token !== token) return;
     guarded.delete(tab);
     await chrome.declarativeNetRequest.updateSessionRules({ removeRuleIds: guard.rules.map((r) => r.id) }).catch(() => undefined);
+  });
+}
+
+/**
+ * Narrows the guard of `tab` (if still the one `token` installed) to its always-deny blocks, and removes those after
+ * `ms` unless a later call's guard replaced them meanwhile.
+ */
+function linger(tab: number, token: symbol, ms: number): Promise<void> {
+  return serially(async () => {
+    const guard = guarded.get(tab);
+    if (guard?.token !== token) return;
+    const keep = lingeringRules(guard.rules);
+    const drop = guard.rules.filter((r) => !keep.includes(r));
+    await chrome.declarativeNetRequest.updateSessionRules({ removeRuleIds: drop.map((r) => r.id) }).catch(() => undefined);
+    guard.rules = keep;
+    if (keep.length === 0) {
+      guarded.delete(tab);
+      return;
+    }
+    setTimeout(() => void unguard(tab, token), ms);
   });
 }
 

@@ -91,5 +91,14 @@ export function blockedBy(rules: readonly GuardRule[], url: string): number {
   return best?.action.type === 'block' ? best.priority : 0;
 }
 
+/**
+ * The rules that stay on a tab for a while after an agent's call ends (docs/architecture.md, "Consent"): only the
+ * origins the person always denies, so that a redirect the page makes a moment after the call (a timer, a fetch that
+ * completes) still sends nothing there, while every other navigation — the person's own included — is free again.
+ */
+export function lingeringRules(rules: readonly GuardRule[]): GuardRule[] {
+  return rules.filter((r) => r.priority === DENY && r.action.type === 'block');
+}
+
 /** {@link blockedBy}'s answer for a navigation to an origin the person always denies. */
 export const DENIED = DENY;

@@ -6,6 +6,7 @@ import { DEFAULT_SETTINGS, MAX_REDACT_SELECTORS, MAX_SELECTOR_CHARS, readSetting
 import './permissions.js';
 import './ask-in-app.js';
 import { CHROMIUM_BUILD } from '../build-target.js';
+import { isDownloadFolderName } from '../../shared/downloads.js';
 
 const selectors = document.getElementById('selectors') as HTMLTextAreaElement;
 const limit = document.getElementById('limit') as HTMLInputElement;
@@ -138,6 +139,24 @@ document.getElementById('upload-form')!.addEventListener('submit', (event) => {
   void writeSettings({ uploadFolder: folder }).then(() => {
     uploadResult.textContent = folder ? 'Saved.' : 'Saved: upload is off.';
     uploadResult.className = '';
+  });
+});
+
+// Agents' downloads: one folder name inside the browser's downloads folder (extensions can save nowhere else).
+const downloadFolder = document.getElementById('download-folder') as HTMLInputElement;
+const downloadResult = document.getElementById('download-result')!;
+void readSettings().then((s) => (downloadFolder.value = s.downloadFolder), () => undefined);
+document.getElementById('download-form')!.addEventListener('submit', (event) => {
+  event.preventDefault();
+  const folder = downloadFolder.value.trim();
+  if (folder !== '' && !isDownloadFolderName(folder)) {
+    downloadResult.textContent = 'Give one folder name (letters, digits, space, . _ -; no slashes), or leave it empty to turn agents\' downloads off.';
+    downloadResult.className = 'error';
+    return;
+  }
+  void writeSettings({ downloadFolder: folder }).then(() => {
+    downloadResult.textContent = folder ? 'Saved.' : 'Saved: agents\' downloads are off.';
+    downloadResult.className = '';
   });
 });
 

@@ -139,6 +139,20 @@ describe.each(BROWSERS)('navigation consent in %s', (kind) => {
       expect(r.error?.code, selector).toBe('permission_denied');
       expect(r.error?.details).toEqual({ reason: 'navigation_blocked', origin: D() });
     }
+    // The page going there by itself a moment after the click was answered: still stopped before any request leaves
+    // (the browser reports the blocked request to the page's driver).
+    await show(start);
+    const blocked = new Promise<string>((resolve) => {
+      const seen = (r: { url(): string }) => {
+        if (!r.url().startsWith(D())) return;
+        page.off('requestfailed', seen);
+        resolve(r.url());
+      };
+      page.on('requestfailed', seen);
+    });
+    const later = await tool('click', { selector: '#later' });
+    expect(later.isError, later.text).toBe(false);
+    expect(await blocked).toBe(to);
     // Enter in the form's field submits it: read before, refused.
     await show(start);
     const typed = await tool('type', { selector: 'input[name=q]', text: 'x', submit: true });

@@ -1,6 +1,6 @@
 // End-to-end harness: a real browser (Chromium or Firefox) with the built extension, the native host installed by
 // `oriel install` into a temporary profile, a private hub, fixture pages over local HTTP, and official MCP clients.
-import { mkdtempSync, rmSync, existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import http from 'node:http';
 import os from 'node:os';
@@ -138,6 +138,11 @@ export async function launchRig(
      * `undefined` is removed. E.g. a desktop-like session: no ORIEL_RUNTIME_DIR, an XDG_RUNTIME_DIR instead.
      */
     env?: (tmp: string) => Record<string, string | undefined>;
+    /**
+     * Chromium: downloads go to the rig's folder by the profile's own preference instead of the DevTools protocol's
+     * download behaviour, which overrides the names extensions give (`downloads.onDeterminingFilename`).
+     */
+    profileDownloads?: boolean;
   } = {},
 ): Promise<Rig> {
   ensureBuilt();
@@ -171,12 +176,20 @@ export async function launchRig(
   const startBrowser = async (): Promise<Browser> => {
     if (kind === 'chromium') {
       const ext = extensionDir;
+      if (options.profileDownloads) {
+        mkdirSync(path.join(profile, 'Default'), { recursive: true });
+        writeFileSync(path.join(profile, 'Default', 'Preferences'), JSON.stringify({
+            download: { default_directory: downloads, prompt_for_download: false },
+            // A page may start several downloads without a person's gesture (agents' clicks are synthetic).
+            profile: { default_content_setting_values: { automatic_downloads: 1 } },
+          }));
+      }
       const b = await puppeteer.launch({
         executablePath: '/usr/bin/chromium',
         headless: options.headless ?? true,
         userDataDir: profile,
         env,
-        downloadBehavior: { policy: 'allow', downloadPath: downloads },
+        ...(!options.profileDownloads && { downloadBehavior: { policy: 'allow' as const, downloadPath: downloads } }),
         ignoreDefaultArgs: ['--disable-extensions'],
         args: [
           `--load-extension=${ext}`,

@@ -17,6 +17,8 @@ export const sendMessage = defineTool({
     'Sends data, any JSON value, to a page that opened the Oriel bridge. Read its messages with await_message.',
   notes:
     'Sends one message (any JSON value, at most 64 KiB) to the page in the shared tab over the Oriel bridge; the page receives it as its "oriel-bridge-message" event. Works only with a page that opened the bridge by posting a message first (unsupported otherwise). What the page does with it is up to the page. To read what the page sends use await_message; to call a tool the page registered use call_tab_operation.',
+  // The page itself refuses a call for a document other than the one it was meant for (docs/bridge.md).
+  commonArgs: ['session', 'lease'],
   input: z.object({
     data: z
       .unknown()

@@ -8,7 +8,7 @@ export const evaluate = defineTool({
   name: 'evaluate',
   title: 'Run a JavaScript expression in the page',
   description:
-    'Runs a JavaScript expression in the page and returns its JSON value; asks the user. Prefer snapshot, extract, click, type.',
+    'Runs a JavaScript expression in the page, returning its JSON value; asks the user. Prefer snapshot, extract, click.',
   usage:
     'a promise is awaited; max_chars bounds the result',
   notes:

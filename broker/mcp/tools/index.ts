@@ -8,6 +8,7 @@ import { type, selectOptions } from './input.js';
 import { pressKey } from './keyboard.js';
 import { hover, scroll, drag } from './pointer.js';
 import { upload } from './upload.js';
+import { downloads } from './downloads.js';
 import { waitFor, extract, extractRows } from './read.js';
 import { evaluate } from './evaluate.js';
 import { screenshot } from './screenshot.js';
@@ -27,6 +28,7 @@ export const TOOLS: readonly ToolDefinition[] = [
   scroll,
   drag,
   upload,
+  downloads,
   waitFor,
   extract,
   extractRows,

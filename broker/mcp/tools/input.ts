@@ -44,6 +44,7 @@ export const selectOptions = defineTool({
   notes:
     'Chooses options of a <select multiple> or a multi-select listbox by their labels (or values), named by a handle or selector: options become the selection, or are added to it with add; [] clears it. Returns what is selected afterwards. For a single-choice select use type; for one listbox option use click.',
   input: SelectOptionsArgs,
+  unlisted: ['dialog', 'dialog_text'],
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
   capability: 'act',
   timeout: { default: 10_000, max: 65_000 },

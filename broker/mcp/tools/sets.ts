@@ -13,6 +13,7 @@ export const TOOL_SETS = {
   bridge: ['send_message', 'await_message'],
   page_tools: ['list_tab_operations', 'call_tab_operation'],
   exec: ['evaluate'],
+  files: ['upload', 'downloads'],
 } as const satisfies Record<string, readonly string[]>;
 
 /** The set `oriel mcp` serves when no `--tools` is given. */

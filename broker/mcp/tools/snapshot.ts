@@ -1,6 +1,7 @@
 // snapshot: the page outline with element handles (docs/snapshot-format.md).
 import { SnapshotArgs, SnapshotResult } from '../../../shared/ops.js';
 import { defineTool } from './types.js';
+import { PdfTabValue, pdfSnapshot } from '../pdf-snapshot.js';
 
 export const snapshot = defineTool({
   name: 'snapshot',
@@ -17,7 +18,11 @@ export const snapshot = defineTool({
   capability: 'read',
   timeout: { default: 30_000, max: 60_000 },
   async handler(args, ctx) {
-    const value = SnapshotResult.parse(await ctx.callPage('snapshot', args));
+    const raw = await ctx.callPage('snapshot', args);
+    // A tab showing a PDF answers with the PDF itself: its text per page (../pdf-snapshot.ts).
+    const pdf = PdfTabValue.safeParse(raw);
+    if (pdf.success) return pdfSnapshot(pdf.data, args);
+    const value = SnapshotResult.parse(raw);
     // The outline is the text content, once: structuredContent carries the data around it (ids, coverage, cursor,
     // changes), not the outline a second time (docs/tools.md, "Results").
     const { text, ...data } = value;

@@ -3,6 +3,8 @@ import type { z } from 'zod';
 import type { Capability, PublicOpName } from '../../../shared/ops.js';
 import type { BridgeRead } from '../../../shared/bridge.js';
 import type { TabGrant } from '../../../shared/protocol.js';
+import type { DownloadView } from '../../../shared/downloads.js';
+import type { DownloadContent } from '../download-read.js';
 
 export type { Capability };
 
@@ -95,6 +97,21 @@ export interface ToolContext {
    *   `invalid_argument`, `too_large`.
    */
   readUploadFiles(paths: readonly string[]): Promise<Array<{ name: string; type: string; data: string }>>;
+  /** Downloads agents' actions started in shared tabs, oldest first (broker/hub/downloads.ts). */
+  listDownloads(): DownloadView[];
+  /**
+   * Download `id` once it is no longer in progress, waiting at most `ms`.
+   * @throws OrielError `invalid_argument` (no such download), `cancelled`.
+   */
+  waitDownload(id: string, ms: number): Promise<DownloadView>;
+  /**
+   * Reads finished download `id` from `cursor` on (broker/mcp/download-read.ts). Reading it is reading the origin it
+   * came from: its tab must still be shared, show that origin and hold a grant there.
+   * @throws OrielError `invalid_argument`, `permission_denied`, `too_large`.
+   */
+  readDownload(id: string, cursor: string | undefined): Promise<{ view: DownloadView; content: DownloadContent }>;
+  /** Downloads the page calls of this tool call started (shown with its result). */
+  readonly startedDownloads: DownloadView[];
 }
 
 /**
@@ -134,6 +151,11 @@ export interface ToolDefinition<S extends z.ZodObject = z.ZodObject> {
   input: S;
   /** The common arguments it lists (all three when omitted); it accepts all of them whatever this says. */
   commonArgs?: ReadonlyArray<'session' | 'document' | 'lease'>;
+  /**
+   * Arguments of its own it accepts but leaves out of tools/list (explained in the server's instructions instead),
+   * where listing them on every tool would cost more than the model gains: e.g. `dialog` on tools that seldom open one.
+   */
+  unlisted?: readonly string[];
   annotations: ToolAnnotations;
   capability: Capability;
   /** Default and maximum deadline, ms. */

@@ -9,12 +9,17 @@ import type { CallState } from './types.js';
 const NAVIGATION_SETTLE_MS = 1_000;
 /** Longest a navigate that did not wait keeps its tab guarded, ms (navigate's own default timeout). */
 const NAVIGATION_GUARD_MS = 30_000;
+/**
+ * How long the blocks of origins the person always denies outlast an agent's call, ms: pages often navigate a moment
+ * after the action that caused it (a timer, a fetch that completes). Other navigations are free as the call ends.
+ */
+const DENIED_LINGER_MS = 15_000;
 
 /**
  * Runs `run(state)` with the tab guarded: while it runs — and until the navigation it started commits or fails — the
  * tab's top-level navigations reach only origins with an act grant, or those this call was allowed (the origins it
- * acts on, the destination the person allowed). The answer leaves once the guard is gone: what the page does after
- * the call is the page's own.
+ * acts on, the destination the person allowed). The answer leaves once the guard is narrowed to the origins the person
+ * always denies, which stay blocked {@link DENIED_LINGER_MS} longer; what else the page does after the call is its own.
  * @throws OrielError `permission_denied` (`details.reason: "navigation_blocked"`) when the guard stopped a navigation.
  */
 export async function underNavigationGuard(state: CallState, run: (state: CallState) => Promise<unknown>): Promise<unknown> {
@@ -37,12 +42,12 @@ export async function underNavigationGuard(state: CallState, run: (state: CallSt
     }
     if (state.op === 'navigate' && state.args.wait_until === 'none') {
       releaseLater = true;
-      void topFrameSettles(state.tab, NAVIGATION_GUARD_MS).then(() => guard.release());
+      void topFrameSettles(state.tab, NAVIGATION_GUARD_MS).then(() => guard.release(DENIED_LINGER_MS));
     }
     return value;
   } finally {
     watch.dispose();
-    if (!releaseLater) await guard.release();
+    if (!releaseLater) await guard.release(DENIED_LINGER_MS);
   }
 }
 

@@ -6,8 +6,10 @@ import { errorData, orielError, toErrorData, type ErrorData } from '../../../sha
 import { parseOpArgs, type PublicOpName } from '../../../shared/ops.js';
 import type { BrowserToHub } from '../../../shared/protocol.js';
 import { codeFields } from '../../consent/audit.js';
-import { readSettings, type Settings } from '../../settings.js';
+import { disabledTools, readSettings, type Settings } from '../../settings.js';
 import { audit } from '../audit.js';
+import { agentCallEnded, agentCallStarted } from '../downloads.js';
+import { pdfOfTab } from '../pdf-tab.js';
 import { post } from '../native.js';
 import { consent } from './consent.js';
 import { CallClock, withDiagnosedDeadline } from './deadline.js';
@@ -51,8 +53,12 @@ export async function runCall(call: PageCall): Promise<BrowserToHub> {
   const clock = new CallClock(call.id, call.deadline, (event) => post({ t: 'event', event }));
   const seen: { state?: CallState } = {};
   let reply: BrowserToHub;
+  agentCallStarted(call);
   try {
-    const value = await withDiagnosedDeadline(run(call, controller.signal, clock, seen), call.tab, call.op, clock);
+    let value = await withDiagnosedDeadline(run(call, controller.signal, clock, seen), call.tab, call.op, clock);
+    // Downloads the call started (extension/background/downloads.ts) travel with its result, by id.
+    const downloads = await agentCallEnded(call.id);
+    if (downloads.length > 0 && typeof value === 'object' && value !== null && !Array.isArray(value)) value = { ...value, downloads };
     const size = JSON.stringify(value ?? null).length;
     if (size > MAX_RESULT_BYTES) throw orielError('too_large', `The result (${size} bytes) is too large; narrow the request.`);
     reply = { t: 'result', id: call.id, ok: true, value: value ?? null };
@@ -60,6 +66,7 @@ export async function runCall(call: PageCall): Promise<BrowserToHub> {
     reply = { t: 'result', id: call.id, ok: false, error: toErrorData(err) };
   } finally {
     controllers.delete(call.id);
+    void agentCallEnded(call.id);
   }
   if (seen.state?.exec) void auditUse(seen.state, reply.ok ? undefined : reply.error);
   return reply;
@@ -90,6 +97,12 @@ async function run(call: PageCall, signal: AbortSignal, clock: CallClock, seen: 
   if (!parsed.ok) throw orielError('invalid_argument', parsed.message);
   const state: CallState = { call, op: checked.op as PublicOpName, args: parsed.args, tab: call.tab, settings: await currentSettings(), signal, clock };
   seen.state = state;
+  // A tab showing a PDF in the browser's viewer has no content script: snapshot reads the PDF itself (../pdf-tab.ts).
+  if (state.op === 'snapshot' && !disabledTools(state.settings).includes('snapshot')) {
+    await sharedTab(state);
+    const pdf = await pdfOfTab(state.tab, signal);
+    if (pdf) return pdf;
+  }
   for (const stage of STAGES) {
     signal.throwIfAborted();
     await stage(state);
