@@ -1,6 +1,7 @@
 // list_sessions: the shared tabs an agent may work in.
 import { z } from 'zod';
 import { escapeBare, quoteCapped } from '../../../shared/snapshot/escape.js';
+import { WITHHELD_NOTE } from '../../../shared/protocol.js';
 import { defineTool, type SessionView } from './types.js';
 
 /** "read, act (shared); exec (one expression, this session); denied: exec (remembered)" — what holds on the tab's origin. */
@@ -28,9 +29,11 @@ export const listSessions = defineTool({
     const omittable = sessions.length === 1;
     const held = (s: (typeof sessions)[number]) =>
       s.lease ? `, ${s.lease.yours ? 'held by you' : `held by ${JSON.stringify(s.lease.holder.slice(0, 80))}`} until ${s.lease.expires_at}` : '';
+    // A session on an origin nobody granted read: the browser sent its origin only, never its title or path.
+    const page = (s: (typeof sessions)[number]) => (s.withheld ? `${escapeBare(s.origin.slice(0, 300))} (${WITHHELD_NOTE})` : `${quoteCapped(s.title, 120)}  ${escapeBare(s.url.slice(0, 300))}`);
     const lines = sessions.map(
       (s) =>
-        `- ${s.id}  ${quoteCapped(s.title, 120)}  ${escapeBare(s.url.slice(0, 300))}  (${s.browser}${s.connected ? '' : ', reconnecting'}${s.active ? '' : ', background tab'}${s.opener ? `, opened by ${s.opener}` : ''}${held(s)})\n  ${describeGrants(s.grants)}`,
+        `- ${s.id}  ${page(s)}  (${s.browser}${s.connected ? '' : ', reconnecting'}${s.active ? '' : ', background tab'}${s.opener ? `, opened by ${s.opener}` : ''}${held(s)})\n  ${describeGrants(s.grants)}`,
     );
     const text =
       sessions.length === 0
