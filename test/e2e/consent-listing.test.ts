@@ -88,7 +88,10 @@ describe.each(BROWSERS)('titles and URLs of ungranted origins in %s', (kind) => 
     for (const { text, s } of seen) {
       expect(text).not.toMatch(SECRET);
       expect(JSON.stringify(s)).not.toMatch(SECRET);
+      // URL, origin and grants always describe the same page: never B's address beside A's grants or title.
+      expect(new URL(s.url).origin).toBe(s.origin);
       if (s.origin === B()) expect(s.grants.filter((g) => g.scope === 'share')).toEqual([]);
+      if (s.origin === B()) expect(s.title).toBe('');
     }
     const now = (await mine())!;
     expect(now).toMatchObject({ url: B(), title: '', origin: B(), withheld: true });
