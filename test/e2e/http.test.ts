@@ -1,7 +1,7 @@
 // The optional Streamable HTTP transport (`oriel serve --http`, broker/mcp/http.ts): official MCP clients connect with
 // the bearer token in both protocol eras and share the hub's sessions and leases with stdio clients; a wrong or missing
 // token, a foreign Host (DNS rebinding), a browser's request and a non-loopback bind are refused; the token file is
-// private and never logged. HTTP does not depend on the browser, so this file runs with the first browser only.
+// private and never logged; a hub that dies is started again and serves on the same address. HTTP does not depend on the browser, so this file runs with the first browser only.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
