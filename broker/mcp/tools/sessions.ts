@@ -19,7 +19,7 @@ export const listSessions = defineTool({
   description:
     'Lists the tabs the user shared (session ids, URLs, permissions, leases). Call it first, then snapshot.',
   notes:
-    "Lists the browser tabs the user shared with you (sessions): id, title, URL, origin, browser, which session opened it (new tabs and popups of a shared tab), who holds each under a lease (acquire_lease) and until when, what the user granted on the tab's origin (read, act, exec), and whether `session` may be omitted in other calls. Changes nothing. Call it first, or when a call says no_session, ambiguous_session or session_gone. To read a page use snapshot.",
+    "Lists the browser tabs the user shared with you (sessions): id, title, URL, origin, browser, which session opened it (new tabs and popups of a shared tab), who holds each under a lease (acquire_lease) and until when, what the user granted on the tab's origin (read, act, exec), and whether `session` may be omitted in other calls. A tab on an origin with no read grant shows that origin only, never its title or path. Changes nothing. Call it first, or when a call says no_session, ambiguous_session or session_gone. To read a page use snapshot.",
   commonArgs: [],
   input: z.object({}),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
