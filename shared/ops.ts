@@ -135,6 +135,8 @@ export const NavigateResult = z.object({
   document: z.string().optional(),
   url: z.string(),
   title: z.string(),
+  /** True when nothing grants read on the origin the tab landed on: `title` is empty and `url` is that origin alone. */
+  withheld: z.boolean().optional(),
 });
 export type NavigateResult = z.infer<typeof NavigateResult>;
 

@@ -48,8 +48,16 @@ export const TabInfoSchema = z.object({
   opener: z.number().int().nonnegative().optional(),
   /** What the person granted or denied on the tab's top origin (list_sessions shows it). */
   grants: z.array(TabGrantSchema).max(50).optional(),
+  /**
+   * True when nothing grants read on the tab's top origin now: the browser then sends no title (empty) and the origin
+   * alone as `url` (docs/architecture.md, "Sessions").
+   */
+  withheld: z.boolean().optional(),
 });
 export type TabInfo = z.infer<typeof TabInfoSchema>;
+
+/** What agents are told of a page whose top origin has no read grant, in place of its title and address. */
+export const WITHHELD_NOTE = 'no read grant here: title and address withheld; calls ask the user unless denied';
 
 /**
  * The person's policy in one browser that the broker applies: the tools they switched off (hidden from agents, refused
@@ -104,7 +112,7 @@ export type BrowserInfo = z.infer<typeof BrowserInfoSchema>;
  */
 export const BrowserEventSchema = z.discriminatedUnion('kind', [
   /** The top frame of a shared tab shows a new document. */
-  z.object({ kind: z.literal('document'), tab: z.number().int(), document: z.string().max(32), url: z.string().max(8192) }),
+  z.object({ kind: z.literal('document'), tab: z.number().int(), document: z.string().max(32), url: z.string().max(8192), withheld: z.boolean().optional() }),
   /**
    * The top document of a shared tab posted a bridge message (docs/bridge.md). `data` is its JSON text; `skipped`
    * counts messages of this tab refused since the last one (over the size bound or the rate), so the hub numbers past
@@ -216,6 +224,8 @@ export const ControlStatusSchema = z.object({
       bridge: z.object({ messages: z.number().int(), bytes: z.number().int(), last_seq: z.number().int() }).optional(),
       /** Calls queued or running on the session. */
       queued: z.number().int().optional(),
+      /** True when the browser withheld the title and address (no read grant on the tab's origin): `url` is the origin. */
+      withheld: z.boolean().optional(),
       /** The client holding the session under a lease (its `clientInfo.name`), and until when (ISO 8601). */
       lease: z.object({ client: z.string(), expires_at: z.string(), max_until: z.string() }).optional(),
     }),

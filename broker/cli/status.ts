@@ -50,7 +50,9 @@ export function formatStatus(status: ControlStatus, now: Date = new Date()): str
   for (const s of status.sessions) {
     const held = s.lease ? `  held by ${quote(s.lease.client)} until ${s.lease.expires_at}` : '';
     const away = s.connected === false ? ', reconnecting' : '';
-    lines.push(`  ${s.id}  ${quote(cap(s.title, MAX_SHOWN))}  ${escapeBare(cap(s.url, MAX_SHOWN * 2))}  (${escapeBare(s.browser)}${away})${held}`);
+    // The browser keeps a page's title and path to itself where no read is granted; the hub never had them.
+    const page = s.withheld ? `${escapeBare(cap(s.url, MAX_SHOWN * 2))} (no read grant: title and address not sent)` : `${quote(cap(s.title, MAX_SHOWN))}  ${escapeBare(cap(s.url, MAX_SHOWN * 2))}`;
+    lines.push(`  ${s.id}  ${page}  (${escapeBare(s.browser)}${away})${held}`);
   }
   lines.push(`MCP clients: ${status.clients}`);
   const prompts = status.prompts;

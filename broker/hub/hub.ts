@@ -308,10 +308,11 @@ export class Hub {
   /** One event the browser pushed: session facts, policy and deadlines are updated here; all are published on {@link events}. */
   private onBrowserEvent(instance: string, event: BrowserEvent): void {
     switch (event.kind) {
-      case 'document':
-        this.sessions.setDocument(instance, event.tab, event.document, event.url);
-        this.resumeNavigations(instance, [{ tab: event.tab, document: event.document, url: event.url }]);
+      case 'document': {
+        const s = this.sessions.setDocument(instance, event.tab, event.document, event.url, event.withheld);
+        this.resumeNavigations(instance, [{ tab: event.tab, document: event.document, url: event.url, title: s?.info.title ?? '', ...(event.withheld && { withheld: true }) }]);
         break;
+      }
       case 'page_message': {
         const session = this.sessions.get(sessionId(instance, event.tab));
         // Only shared tabs feed the bridge; the background checks too, and an ended session's messages have no reader.
@@ -532,13 +533,13 @@ export class Hub {
    * A navigate that was pending when the browser went away completes with the tab's next document, reported by the
    * reconnected background (its hello, or a document event) — docs/architecture.md, "Disconnects".
    */
-  private resumeNavigations(instance: string, tabs: Array<Pick<TabInfo, 'tab' | 'url' | 'document'> & { title?: string }>): void {
+  private resumeNavigations(instance: string, tabs: Array<Pick<TabInfo, 'tab' | 'url' | 'document' | 'withheld'> & { title?: string }>): void {
     for (const call of this.pending.values()) {
       if (call.instance !== instance || call.op !== 'navigate' || !call.survived) continue;
       const tab = tabs.find((t) => t.tab === call.tab);
       if (!tab?.document || tab.document === call.documentBefore) continue;
       const title = tab.title ?? this.sessions.get(call.session)?.info.title ?? '';
-      this.settle(call.id, undefined, { document: tab.document, url: tab.url, title });
+      this.settle(call.id, undefined, { document: tab.document, url: tab.url, title: tab.withheld ? '' : title, ...(tab.withheld && { withheld: true }) });
     }
   }
 }

@@ -267,7 +267,7 @@ function controlStatus(hub: Hub): ControlStatus {
       const held = hub.leaseOf(s.id);
       const lease = held && { client: held.holder.name, expires_at: new Date(held.expiresAt).toISOString(), max_until: new Date(held.maxUntil).toISOString() };
       const bridge = hub.bridge.stats(s.id);
-      return { id: s.id, title: s.info.title, url: s.info.url, browser: s.browser, connected: s.connected, queued: hub.scheduler.depth(s.id), ...(bridge && { bridge }), ...(lease && { lease }) };
+      return { id: s.id, title: s.info.title, url: s.info.url, browser: s.browser, connected: s.connected, queued: hub.scheduler.depth(s.id), ...(s.info.withheld && { withheld: true }), ...(bridge && { bridge }), ...(lease && { lease }) };
     }),
     clients: hub.clients.size,
     prompts: hub.promptList(),

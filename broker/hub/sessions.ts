@@ -1,7 +1,7 @@
 // The hub's session table: every shared tab of every connected browser, the session-omission rule (docs/architecture.md, "Sessions"), and
 // ended sessions remembered so late calls get `session_gone` rather than `no_session`.
 import { errorData, OrielError } from '../../shared/errors.js';
-import type { TabInfo } from '../../shared/protocol.js';
+import { WITHHELD_NOTE, type TabInfo } from '../../shared/protocol.js';
 import { quote, quoteCapped } from '../../shared/snapshot/escape.js';
 
 /** One session: a shared tab of one browser instance. */
@@ -20,6 +20,15 @@ export interface Session {
 export const RECONNECT_GRACE_MS = 30_000;
 /** How many ended session ids are remembered for `session_gone` answers. */
 const ENDED_MEMORY = 1000;
+
+/** The origin of `url` (scheme, host, port), or "null" when it has none. */
+function originOfUrl(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return 'null';
+  }
+}
 
 export function sessionId(instance: string, tab: number): string {
   return `${instance}-${tab}`;
@@ -71,10 +80,22 @@ export class SessionTable {
     this.end([...this.sessions.values()].filter((s) => s.instance === instance && !s.connected).map((s) => s.id));
   }
 
-  /** Updates a session's top document id. */
-  setDocument(instance: string, tab: number, document: string, url: string): void {
+  /**
+   * Updates a session's top document id and URL (`withheld`: the browser sent the origin alone, see {@link TabInfo}).
+   * A document of another origin also drops the title and grants held so far: they were the old origin's, and the
+   * browser's next tab list brings the new origin's.
+   * @returns the session as updated, if there is one.
+   */
+  setDocument(instance: string, tab: number, document: string, url: string, withheld = false): Session | undefined {
     const s = this.sessions.get(sessionId(instance, tab));
-    if (s) s.info = { ...s.info, document, url };
+    if (!s) return undefined;
+    const origin = originOfUrl(url);
+    if (!withheld && origin === s.info.origin) s.info = { ...s.info, document, url };
+    else {
+      const { grants: _old, withheld: _was, ...rest } = s.info;
+      s.info = { ...rest, document, url, origin, title: '', ...(withheld && { withheld: true }) };
+    }
+    return s;
   }
 
   private end(ids: string[]): void {
@@ -109,7 +130,7 @@ export class SessionTable {
   }
 
   private summaries() {
-    return this.all().map((s) => ({ id: s.id, title: s.info.title, origin: s.info.origin }));
+    return this.all().map((s) => ({ id: s.id, title: s.info.title, origin: s.info.origin, ...(s.info.withheld && { withheld: true }) }));
   }
 
   private describeAll(): string {
@@ -117,6 +138,8 @@ export class SessionTable {
     if (list.length === 0) return 'No tab is shared.';
     // Titles are page content: quoted and escaped (the outline's escaper) so they can neither pass for anything else
     // nor reorder the text around them.
-    return 'Sessions: ' + list.map((s) => `${s.id} ${quoteCapped(s.title, 80)} (${quote(s.origin)})`).join('; ') + '.';
+    // A session on an origin nobody granted read: its id and origin only (the browser sent no title).
+    const one = (s: (typeof list)[number]) => (s.withheld ? `${s.id} (${quote(s.origin)}, ${WITHHELD_NOTE})` : `${s.id} ${quoteCapped(s.title, 80)} (${quote(s.origin)})`);
+    return 'Sessions: ' + list.map(one).join('; ') + '.';
   }
 }

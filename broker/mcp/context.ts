@@ -75,6 +75,7 @@ export function makeToolContext(hub: Hub, caller: Caller, signal: AbortSignal, t
         active: s.info.active,
         connected: s.connected,
         grants: s.info.grants ?? [],
+        ...(s.info.withheld && { withheld: true }),
         ...(s.info.document !== undefined && { document: s.info.document }),
         ...(s.info.opener !== undefined && { opener: sessionId(s.instance, s.info.opener) }),
         ...leaseFacts(hub, s.id, caller),

@@ -10,7 +10,8 @@ import { giveTurn } from './pipeline/turns.js';
 import { isShared, onSharingChanged, reconcileSharing, setShared, sharedTabIds } from './sharing.js';
 import { forgetTab, sendToFrame } from './frames.js';
 import { forgetPushes, onContentPush } from './push.js';
-import { addSecretParams, forgetSecretParams, scrubTabUrl, SecretParamsMessageSchema } from './secret-params.js';
+import { addSecretParams, forgetSecretParams, SecretParamsMessageSchema } from './secret-params.js';
+import { shownPage } from './shown-page.js';
 import { sendPolicy } from './policy.js';
 import './opened.js';
 import './csp.js';
@@ -62,7 +63,12 @@ chrome.webNavigation.onDOMContentLoaded.addListener((details) => {
   void isShared(details.tabId).then(async (shared) => {
     if (!shared) return;
     const reply = await sendToFrame(details.tabId, 0, 'document', {}).catch(() => undefined);
-    if (reply) post({ t: 'event', event: { kind: 'document', tab: details.tabId, document: reply.document, url: await scrubTabUrl(details.tabId, details.url) } });
+    if (reply) {
+      const page = await shownPage(details.tabId, details.url, '');
+      post({ t: 'event', event: { kind: 'document', tab: details.tabId, document: reply.document, url: page.url, ...(page.withheld && { withheld: true }) } });
+      // The list carries the new origin's grants and title: the hub must not keep showing the old origin's meanwhile.
+      sendTabsSoon();
+    }
     requestLifeline(details.tabId, true);
   });
 });

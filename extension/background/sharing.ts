@@ -2,8 +2,7 @@
 // keeps them and a browser restart forgets them; ./session-mirror.ts keeps them across an extension reload or update. Shared tabs are marked with a badge on the toolbar button; sharing a
 // tab grants read and act on the origin it was shared at (./grants.ts).
 import type { TabInfo } from '../../shared/protocol.js';
-import { scrubTabUrl } from './secret-params.js';
-import { originOf } from '../consent/rules.js';
+import { shownPage } from './shown-page.js';
 import { markShared } from './badge.js';
 import { frameOrigin, sendToFrame } from './frames.js';
 import { grantsOn, keepTabs, setShareGrant, shareOrigins } from './grants.js';
@@ -101,10 +100,10 @@ export async function describeSharedTabs(options: { documents?: boolean } = {}):
   for (const id of await sharedTabIds()) {
     try {
       const t = await chrome.tabs.get(id);
-      const url = t.url ?? '';
       const by = opened[String(id)];
-      const origin = originOf(url);
-      out.push({ tab: id, title: (t.title ?? '').slice(0, 2000), url: (await scrubTabUrl(id, url)).slice(0, 8192), origin, active: t.active, grants: await grantsOn(id, origin), ...(by && { opener: by.opener }) });
+      // Title and URL only where read is granted on the origin shown now (./shown-page.ts); the grants are that origin's.
+      const page = await shownPage(id, t.url ?? '', t.title ?? '');
+      out.push({ tab: id, title: page.title, url: page.url, origin: page.origin, active: t.active, grants: await grantsOn(id, page.origin), ...(page.withheld && { withheld: true }), ...(by && { opener: by.opener }) });
     } catch {
       /* closed */
     }

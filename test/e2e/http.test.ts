@@ -1,7 +1,7 @@
 // The optional Streamable HTTP transport (`oriel serve --http`, broker/mcp/http.ts): official MCP clients connect with
 // the bearer token in both protocol eras and share the hub's sessions and leases with stdio clients; a wrong or missing
 // token, a foreign Host (DNS rebinding), a browser's request and a non-loopback bind are refused; the token file is
-// private and never logged. HTTP does not depend on the browser, so this file runs with the first browser only.
+// private and never logged; a hub that dies is started again and serves on the same address. HTTP does not depend on the browser, so this file runs with the first browser only.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
@@ -50,6 +50,8 @@ describe.each(BROWSERS.slice(0, 1))('MCP over HTTP (hub with %s)', (kind) => {
   let rig: Rig;
   let site: Awaited<ReturnType<typeof serveFixtures>>;
   let serve: ChildProcess;
+  /** What `oriel serve --http` said on stderr so far. */
+  let said = '';
   let url: string;
   let token: string;
   let tokenFile: string;
@@ -71,7 +73,6 @@ describe.each(BROWSERS.slice(0, 1))('MCP over HTTP (hub with %s)', (kind) => {
     await rig.share('counter.html?tab=1');
     await until(() => rig.connectedBrowsers() === 1 || undefined, 20_000, 'the browser to connect');
     serve = spawn(process.execPath, [CLI, 'serve', '--http', '--port', '0'], { env: rig.env, stdio: ['ignore', 'ignore', 'pipe'] });
-    let said = '';
     serve.stderr!.on('data', (c: Buffer) => (said += c.toString()));
     url = await until(() => /at (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(said)?.[1], 20_000, '`oriel serve --http` to say where it serves');
     tokenFile = path.join(rig.env.ORIEL_CONFIG_DIR!, 'http-token');
@@ -248,5 +249,20 @@ describe.each(BROWSERS.slice(0, 1))('MCP over HTTP (hub with %s)', (kind) => {
     const codex = rig.cli(['config', 'codex', '--http', '--port', port]);
     expect(codex).toContain(`url = "${url}"`);
     expect(codex).not.toContain(token);
+  });
+
+  it('starts the hub again when it dies, and serves on the same address: clients connect again and see the browser', async () => {
+    const pidFile = path.join(rig.env.ORIEL_RUNTIME_DIR!, 'hub.pid');
+    const oldPid = Number(readFileSync(pidFile, 'utf8'));
+    process.kill(oldPid, 'SIGKILL');
+    await until(() => said.includes(`serving MCP over HTTP at ${url} again`) || undefined, 30_000, '`oriel serve` to serve again');
+    expect(serve.exitCode).toBeNull();
+    expect(Number(readFileSync(pidFile, 'utf8'))).not.toBe(oldPid);
+    const again = await httpClient('modern', 'after-restart');
+    const sessions = await until(async () => {
+      const r = await call(again, 'list_sessions');
+      return (r.structured.sessions as unknown[] | undefined)?.length ? r.structured.sessions : undefined;
+    }, 30_000, 'the browser to reach the new hub');
+    expect(sessions).toHaveLength(1);
   });
 });

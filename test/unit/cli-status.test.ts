@@ -143,6 +143,15 @@ describe('oriel status', () => {
     expect(run.out).not.toMatch(/abc0\.1 .*reconnecting/);
   });
 
+  it('says a session\'s title and address were withheld (no read grant) instead of printing an empty title', async () => {
+    machine = tempMachine();
+    const status = hubStatus(1, 1);
+    Object.assign(status.sessions[0]!, { title: '', url: 'https://mail.example', withheld: true });
+    hub = await startFakeHub(hubSocketPath(machine.ctx.dirs), status);
+    const run = await runCli(machine.ctx, ['status']);
+    expect(run.out).toContain('abc0.1  https://mail.example (no read grant: title and address not sent)  (abc0)');
+  });
+
   it('--json carries the hub status and the uptime', async () => {
     machine = tempMachine();
     const status = hubStatus(1, 1);

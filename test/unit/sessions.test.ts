@@ -65,6 +65,31 @@ describe('SessionTable', () => {
     expect(t.get('abcd-1')?.info.document).toBe('other001');
   });
 
+  it('a document of another origin drops the old origin\'s title and grants until the browser lists the tab again', () => {
+    const t = new SessionTable();
+    const share = [{ capability: 'read' as const, effect: 'allow' as const, scope: 'share' as const }];
+    t.setTabs('abcd', 'chromium', [{ ...tab(1, 'Shared page'), grants: share }]);
+    // The document event of the new origin can come before the tab list: never its address beside the old grants.
+    t.setDocument('abcd', 1, 'doc2', 'http://b.test/inbox?token=x');
+    expect(t.get('abcd-1')?.info).toMatchObject({ origin: 'http://b.test', title: '', url: 'http://b.test/inbox?token=x' });
+    expect(t.get('abcd-1')?.info.grants).toBeUndefined();
+    // Withheld by the browser: the origin alone, and ambiguous/no_session name it by id and origin only.
+    t.setDocument('abcd', 1, 'doc3', 'http://c.test', true);
+    expect(t.get('abcd-1')?.info).toMatchObject({ origin: 'http://c.test', title: '', url: 'http://c.test', withheld: true });
+    t.setTabs('abcd', 'chromium', [{ ...tab(1, ''), url: 'http://c.test', origin: 'http://c.test', withheld: true }, tab(2, 'Second')]);
+    let err: OrielError | undefined;
+    try {
+      t.resolve(undefined);
+    } catch (e) {
+      err = e as OrielError;
+    }
+    expect(err?.message).toContain('abcd-1 ("http://c.test", no read grant here');
+    // Same origin: the title stays (the next list brings the new one).
+    t.setTabs('abcd', 'chromium', [tab(1, 'Shared page')]);
+    t.setDocument('abcd', 1, 'doc4', 'http://a.test/other');
+    expect(t.get('abcd-1')?.info).toMatchObject({ title: 'Shared page', url: 'http://a.test/other', origin: 'http://a.test' });
+  });
+
   it('answers session_gone for an unshared tab and reports it ended', () => {
     const t = new SessionTable();
     const ended: string[] = [];

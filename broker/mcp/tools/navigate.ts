@@ -2,6 +2,7 @@
 import { NavigateArgs, NavigateResult } from '../../../shared/ops.js';
 import { orielError } from '../../../shared/errors.js';
 import { escapeBare, quoteCapped } from '../../../shared/snapshot/escape.js';
+import { WITHHELD_NOTE } from '../../../shared/protocol.js';
 import { defineTool } from './types.js';
 
 export const navigate = defineTool({
@@ -20,6 +21,7 @@ export const navigate = defineTool({
   async handler(args, ctx) {
     if ((args.url === undefined) === (args.action === undefined)) throw orielError('invalid_argument', 'Give exactly one of url or action.');
     const value = NavigateResult.parse(await ctx.callPage('navigate', args, { timeoutMs: (args.timeout_ms ?? 30_000) + 2_000 }));
-    return { structured: value, text: `Now at ${escapeBare(value.url)} (${quoteCapped(value.title, 300)})${value.document ? `, doc=${value.document}` : ''}. Take a snapshot to see the page.` };
+    const where = value.withheld ? `${escapeBare(value.url)} (${WITHHELD_NOTE})` : `${escapeBare(value.url)} (${quoteCapped(value.title, 300)})`;
+    return { structured: value, text: `Now at ${where}${value.document ? `, doc=${value.document}` : ''}. Take a snapshot to see the page.` };
   },
 });

@@ -1,6 +1,7 @@
 // list_sessions: the shared tabs an agent may work in.
 import { z } from 'zod';
 import { escapeBare, quoteCapped } from '../../../shared/snapshot/escape.js';
+import { WITHHELD_NOTE } from '../../../shared/protocol.js';
 import { defineTool, type SessionView } from './types.js';
 
 /** "read, act (shared); exec (one expression, this session); denied: exec (remembered)" — what holds on the tab's origin. */
@@ -18,7 +19,7 @@ export const listSessions = defineTool({
   description:
     'Lists the tabs the user shared (session ids, URLs, permissions, leases). Call it first, then snapshot.',
   notes:
-    "Lists the browser tabs the user shared with you (sessions): id, title, URL, origin, browser, which session opened it (new tabs and popups of a shared tab), who holds each under a lease (acquire_lease) and until when, what the user granted on the tab's origin (read, act, exec), and whether `session` may be omitted in other calls. Changes nothing. Call it first, or when a call says no_session, ambiguous_session or session_gone. To read a page use snapshot.",
+    "Lists the browser tabs the user shared with you (sessions): id, title, URL, origin, browser, which session opened it (new tabs and popups of a shared tab), who holds each under a lease (acquire_lease) and until when, what the user granted on the tab's origin (read, act, exec), and whether `session` may be omitted in other calls. A tab on an origin with no read grant shows that origin only, never its title or path. Changes nothing. Call it first, or when a call says no_session, ambiguous_session or session_gone. To read a page use snapshot.",
   commonArgs: [],
   input: z.object({}),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
@@ -28,9 +29,11 @@ export const listSessions = defineTool({
     const omittable = sessions.length === 1;
     const held = (s: (typeof sessions)[number]) =>
       s.lease ? `, ${s.lease.yours ? 'held by you' : `held by ${JSON.stringify(s.lease.holder.slice(0, 80))}`} until ${s.lease.expires_at}` : '';
+    // A session on an origin nobody granted read: the browser sent its origin only, never its title or path.
+    const page = (s: (typeof sessions)[number]) => (s.withheld ? `${escapeBare(s.origin.slice(0, 300))} (${WITHHELD_NOTE})` : `${quoteCapped(s.title, 120)}  ${escapeBare(s.url.slice(0, 300))}`);
     const lines = sessions.map(
       (s) =>
-        `- ${s.id}  ${quoteCapped(s.title, 120)}  ${escapeBare(s.url.slice(0, 300))}  (${s.browser}${s.connected ? '' : ', reconnecting'}${s.active ? '' : ', background tab'}${s.opener ? `, opened by ${s.opener}` : ''}${held(s)})\n  ${describeGrants(s.grants)}`,
+        `- ${s.id}  ${page(s)}  (${s.browser}${s.connected ? '' : ', reconnecting'}${s.active ? '' : ', background tab'}${s.opener ? `, opened by ${s.opener}` : ''}${held(s)})\n  ${describeGrants(s.grants)}`,
     );
     const text =
       sessions.length === 0

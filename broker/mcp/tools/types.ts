@@ -32,6 +32,8 @@ export interface SessionView {
   connected: boolean;
   /** What the person granted or denied on the tab's top origin (sharing grants read and act on the origin shared at). */
   grants: TabGrant[];
+  /** True when nothing grants read on the tab's top origin: `title` is empty and `url` is the origin alone. */
+  withheld?: boolean;
   /** Who holds the tab under a lease, and until when (ISO 8601), if anyone. Never the lease id. */
   lease?: { holder: string; yours: boolean; expires_at: string; max_until: string };
 }

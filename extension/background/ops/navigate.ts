@@ -4,7 +4,7 @@
 import { NavigateArgs, type NavigateResult } from '../../../shared/ops.js';
 import { orielError } from '../../../shared/errors.js';
 import { sendToFrame } from '../frames.js';
-import { scrubTabUrl } from '../secret-params.js';
+import { shownPage } from '../shown-page.js';
 import { observe, readTrail, stepped, stepTarget, visit, writeTrail, type NavTrail } from './nav-trail.js';
 
 type WaitUntil = 'load' | 'domcontentloaded' | 'none';
@@ -32,8 +32,10 @@ export async function navigate(tab: number, raw: Record<string, unknown>): Promi
     const landed = waitUntil === 'none' ? target : (after.url ?? target);
     await writeTrail(tab, delta === undefined ? visit(trail.now, landed) : stepped(trail.now, delta, landed));
   }
-  const shownUrl = await scrubTabUrl(tab, after.url ?? '');
-  const result: NavigateResult = { url: shownUrl, title: after.title ?? '' };
+  // A redirect, back/forward or reload may land on an origin nobody granted read: its title and path stay here.
+  const page = await shownPage(tab, after.url ?? '', after.title ?? '');
+  const shownUrl = page.url;
+  const result: NavigateResult = { url: shownUrl, title: page.title, ...(page.withheld && { withheld: true }) };
   if (waitUntil !== 'none') {
     const document = await topDocument(tab);
     // A loaded top frame without Oriel's content script is a browser error page (or a page extensions may not touch).
