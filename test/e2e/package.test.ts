@@ -101,7 +101,7 @@ describe('the npm package', () => {
 
       let transcript = '';
       const outcome = await runDemoSession(rig, site.url, { write: (t) => void (transcript += t), color: false });
-      expect(outcome.calls.slice(-3)).toStrictEqual(['await_message', 'snapshot', 'extract_rows']);
+      expect(outcome.calls.slice(-3)).toStrictEqual(['evaluate', 'snapshot', 'extract_rows']);
       expect(JSON.stringify(outcome.cart)).toContain('Wireless ergonomic keyboard');
       expect(JSON.stringify(outcome.cart)).toContain('Compact keyboard');
       expect(transcript).toContain('Demo finished');
