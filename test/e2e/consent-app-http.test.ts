@@ -37,9 +37,10 @@ describe.each(BROWSERS.slice(0, 1))("prompts asked in the agent's app over HTTP 
   beforeAll(async () => {
     site = await serveFixtures(path.join(FIXTURES, 'consent'));
     rig = await launchRig(kind);
+    // The background is up (and hears the page's headers, which evaluate reads) before the page loads.
+    await until(() => rig.connectedBrowsers() === 1 || undefined, 20_000, 'the browser to connect');
     page = await rig.open(`${site.url}/page.html`);
     await rig.share('page.html');
-    await until(() => rig.connectedBrowsers() === 1 || undefined, 20_000, 'the browser to connect');
     serve = spawn(process.execPath, [CLI, 'serve', '--http', '--port', '0'], { env: rig.env, stdio: ['ignore', 'ignore', 'pipe'] });
     let said = '';
     serve.stderr!.on('data', (c: Buffer) => (said += c.toString()));

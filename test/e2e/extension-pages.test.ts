@@ -67,7 +67,7 @@ describe.each(BROWSERS)('extension pages in %s', (kind) => {
     expect(notRun?.[1]).toBe('not run');
     expect(notRun?.[6]).toContain('the user (or redaction) refused this read or action');
     expect(grant?.[1]).toBe('allowed');
-    expect(grant?.[6]).toBe('Allow this exact code in this tab');
+    expect(grant?.[6]).toBe('Allow this exact code in this tab (in the popup)');
     expect(ran?.[1]).toBe('ran');
     expect(ran?.[6]).toBe('finished');
     expect(audit.flat().join(' ')).not.toMatch(/allow_code_session|\bok\b/);

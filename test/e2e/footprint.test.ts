@@ -126,22 +126,24 @@ describe.each(BROWSERS)('what a page can see of Oriel in %s', (kind) => {
   it('a tab shared after its page loaded: agents are told what the page script missed, and a reload recovers it', async () => {
     const page = await rig.open(`${site.url}/late.html`);
     await rig.share('late.html');
-    await until(async () => ((await call(client, 'list_sessions')).structured.sessions as unknown[] | undefined)?.length === 1 || undefined, 20_000, 'the shared tab to become a session');
-    const before = await call(client, 'snapshot');
+    // Its own session, by URL: the previous test's tab may still be leaving the list.
+    const session = await until(async () => ((await call(client, 'list_sessions')).structured.sessions as Array<{ id: string; url: string }> | undefined)?.find((s) => s.url.endsWith('/late.html'))?.id, 20_000, 'the shared tab to become a session');
+    const tool = (name: string) => call(client, name, { session });
+    const before = await tool('snapshot');
     expect(before.isError, before.text).toBe(false);
     expect(before.text).toMatch(/note: this page loaded before Oriel's page script reached it .*ElementInternals.* reload the tab/);
     expect(before.text).not.toMatch(/switch "Dark mode"/);
-    const listed = await call(client, 'list_tab_operations');
+    const listed = await tool('list_tab_operations');
     expect(listed.structured).toMatchObject({ provider: 'oriel', operations: [] });
     expect(listed.structured.note).toMatch(/Reload the tab/);
     expect(listed.text).toMatch(/Note: .*Reload the tab/);
 
     await page.reload({ waitUntil: 'load' });
     expect(await page.evaluate(() => (window as unknown as { registered: boolean }).registered)).toBe(true);
-    const after = await call(client, 'snapshot');
+    const after = await tool('snapshot');
     expect(after.text).toMatch(/switch "Dark mode" .*checked/);
     expect(after.text).not.toMatch(/ElementInternals/);
-    const relisted = await call(client, 'list_tab_operations');
+    const relisted = await tool('list_tab_operations');
     expect((relisted.structured.operations as Array<{ name: string }>).map((o) => o.name)).toEqual(['ping']);
     expect(relisted.structured.note).toBeUndefined();
     await rig.share('late.html', false);

@@ -183,7 +183,15 @@ describe.each(BROWSERS)('redaction as non-interference in %s', (kind) => {
       const r = await full(t.legacy, 'snapshot', {});
       return (!r.isError && r.text.includes('otp=')) || undefined;
     }, 10_000, 'the submitted page');
-    await until(async () => (await full(t.legacy, 'list_sessions', {})).text.includes('otp=') || undefined, 10_000, 'the session to show the new URL');
+    // The tab list settles in steps after a navigation (address, then title and load state): wait until two reads in a
+    // row agree, so both pages are compared at rest rather than wherever the browser's updates happen to be.
+    let lastList = '';
+    await until(async () => {
+      const text = (await full(t.legacy, 'list_sessions', {})).text;
+      const settled = text.includes('otp=') && text === lastList;
+      lastList = text;
+      return settled || undefined;
+    }, 10_000, 'the session to show the new URL');
     await call('snapshot after submit', 'snapshot', {});
     await call('list_sessions after submit', 'list_sessions');
     await call('extract baseURI after submit', 'extract', { selector: 'h1', what: 'property', name: 'baseURI' });
