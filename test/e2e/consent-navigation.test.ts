@@ -152,7 +152,9 @@ describe.each(BROWSERS)('navigation consent in %s', (kind) => {
       page.on('requestfailed', seen);
     });
     const later = await tool('click', { selector: '#later' });
-    expect(later.isError, later.text).toBe(false);
+    // Usually the click has been answered by then; on a slow machine the page may go while it still runs, and the
+    // click reports the stop itself. Either way the browser never sent the request.
+    if (later.isError) expect(later.error?.details, later.text).toEqual({ reason: 'navigation_blocked', origin: D() });
     expect(await blocked).toBe(to);
     // Enter in the form's field submits it: read before, refused.
     await show(start);
