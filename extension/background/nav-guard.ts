@@ -16,6 +16,8 @@ export interface Blocked {
 interface Guard {
   rules: GuardRule[];
   token: symbol;
+  /** When it was installed (ms since the epoch): a failure the browser reports of an earlier navigation is not its. */
+  since: number;
   /** Settles with the first navigation the guard stopped. */
   stopped: Promise<Blocked>;
   stop(blocked: Blocked): void;
@@ -36,7 +38,8 @@ function serially(work: () => Promise<void>): Promise<void> {
 /** A guarded tab's top frame failed to load a URL: when the guard's rules block it, the guard did it. */
 chrome.webNavigation.onErrorOccurred.addListener((d) => {
   const guard = d.frameId === 0 ? guarded.get(d.tabId) : undefined;
-  if (!guard) return;
+  // The browser may report a navigation stopped under an earlier guard after a later call installed its own.
+  if (!guard || d.timeStamp < guard.since) return;
   const by = blockedBy(guard.rules, d.url);
   if (by <= 0 || guard.blocked) return;
   guard.blocked = { origin: originOf(d.url), denied: by === DENIED };
@@ -64,6 +67,7 @@ export interface GuardHold {
  */
 export async function guardTab(tab: number, extra: readonly string[]): Promise<GuardHold> {
   const token = Symbol('guard');
+  const since = Date.now();
   let entry!: Guard;
   await serially(async () => {
     const rules = guardRules(tab, extra, await loadRules(), await loadGrants(), nextId);
@@ -72,7 +76,7 @@ export async function guardTab(tab: number, extra: readonly string[]): Promise<G
     await chrome.declarativeNetRequest.updateSessionRules({ removeRuleIds: old?.rules.map((r) => r.id) ?? [], addRules: rules as chrome.declarativeNetRequest.Rule[] });
     let stop!: (blocked: Blocked) => void;
     const stopped = new Promise<Blocked>((resolve) => (stop = resolve));
-    entry = { rules, token, stopped, stop };
+    entry = { rules, token, since, stopped, stop };
     guarded.set(tab, entry);
   });
   return {
