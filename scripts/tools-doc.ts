@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { TOOLS } from '../broker/mcp/tools/index.js';
 import { DEFAULT_TOOL_SET, TOOL_SETS } from '../broker/mcp/tools/sets.js';
 import { advertisedCommonArgs, COMMON_ARGS, listedTool, SHARED_ARGUMENTS } from '../broker/mcp/listing.js';
+import { FIRST_LINK_REVISION, MAX_BLOB_BYTES, MAX_HELD_BYTES, MAX_RESULTS, MAX_RESULTS_PER_CLIENT, RESULT_TTL_MS } from '../broker/mcp/resources.js';
 
 interface JsonSchema {
   type?: string | string[];
@@ -77,7 +78,8 @@ export function renderToolsDoc(): string {
     '`structuredContent` holds `snapshot`, `document`, `url`, `title`, `coverage`, `cursor`, `changes` (and `loading`',
     'while the page loads). Small values that are the answer itself (`extract`\'s `value`, `evaluate`\'s `value`,',
     '`extract_rows`\' rows) appear in both: the text is escaped and bounded for the model, the structured field keeps',
-    'the JSON type. `screenshot` returns an image content block and its size and format in `structuredContent`.',
+    'the JSON type. `screenshot` returns an image content block and its size and format in `structuredContent`;',
+    'with `as: "link"`, `screenshot` and `downloads` return a `resource_link` instead ("Results as resource links").',
     '',
     'Waiting: when a request carries `_meta.progressToken`, Oriel sends `notifications/progress` every 10 s while the',
     'call runs, and one at once when it starts waiting on a permission prompt; clients that restart their request',
@@ -151,7 +153,7 @@ export function renderToolsDoc(): string {
     }
     out.push('');
   }
-  out.push(...DOWNLOADS_NOTES);
+  out.push(...DOWNLOADS_NOTES, ...LINKS_NOTES);
   return out.join('\n');
 }
 
@@ -191,6 +193,52 @@ const DOWNLOADS_NOTES = [
   '  (`--- page 2 of 9 ---`), within `max_chars`, with `cursor` = `pdf:<page>` to go on. It needs read on the tab\'s',
   '  origin (sharing grants it); there are no handles, and redaction selectors do not apply to PDF text. A PDF the tab',
   '  got by a POST, or that was open before Oriel started, is not recognised (snapshot then shows the viewer\'s page).',
+  '',
+];
+
+const MiB = (n: number) => `${n / 1024 / 1024} MiB`;
+
+/** Large binary results as MCP resource links (broker/mcp/resources.ts): how a client asks, scope, bounds, consent. */
+const LINKS_NOTES = [
+  '## Results as resource links',
+  '',
+  `A screenshot or a downloaded file can come back as a \`resource_link\` content block (MCP ${FIRST_LINK_REVISION} and`,
+  'later) that the client reads with `resources/read` when it wants the bytes, instead of base64 in the result that the',
+  'model would carry in its context. Inline stays the default.',
+  '',
+  '- **How the server knows.** The agent asks, per call, with `as: "link"` on `screenshot` or `downloads` (with an',
+  '  `id`). The protocol has no client capability that says "I read resource links" (a client that negotiated',
+  `  ${FIRST_LINK_REVISION} may still never call \`resources/read\`), so neither the revision nor a capability can switch`,
+  '  links on by themselves: whoever knows the client reads them — its agent, told by the server\'s instructions, or a',
+  '  person configuring it — asks. The revision is checked: a client that negotiated an earlier one (2025-03-26) gets',
+  '  `unsupported` and should call again without `as`. `as` is not in tools/list (the server\'s instructions explain it),',
+  '  so the default list does not grow.',
+  '- **What comes back.** The text says what the result is and names the URI (`oriel://result/<128 random bits>`);',
+  '  `structuredContent` holds the usual facts plus `uri`; the content has one `resource_link` with `uri`, `name` (e.g.',
+  '  `screenshot-1280x720.png`, the downloaded file\'s name), `mimeType` and `size` in bytes. `resources/read` answers',
+  '  one `blob` (base64) with the same `mimeType`: `image/png` or `image/jpeg` for a screenshot, the type the browser',
+  '  reported for a file (`application/octet-stream` when it reported none). A download link is the whole file of any',
+  '  type, so `cursor` does not go with it.',
+  '- **Whose.** A link belongs to the connection that made it: a stdio connection, or a 2025-era HTTP session. Another',
+  '  client gets the same error as for a URI that never existed, so it cannot learn that one does; a link goes when its',
+  '  connection ends. A 2026-07-28 HTTP exchange has no connection to belong to (docs/architecture.md, "HTTP transport"):',
+  '  there a link belongs to the 2026-era HTTP clients, and its URI, shown only to the client that made it, is the key,',
+  '  as a lease id is. Links are not listed: `resources/list` stays empty (they are one call\'s answer, not a catalogue,',
+  '  and a client that puts listed resources before its model would bring back what `as: "link"` kept out);',
+  '  `resources/templates/list` shows their URI template.',
+  `- **Bounds.** A link lasts ${RESULT_TTL_MS / 60_000} minutes from the call that made it (reading does not extend it); at most`,
+  `  ${MAX_RESULTS_PER_CLIENT} per connection and ${MAX_RESULTS} in all, the oldest going first past either; screenshots are held in`,
+  `  the hub's memory, at most ${MiB(MAX_HELD_BYTES)} in all (the oldest go first); a downloaded file stays on disk and is read when`,
+  `  asked for, at most ${MiB(MAX_BLOB_BYTES)} (its base64 fits the 8 MiB line Oriel accepts and the official SDKs' 10 MiB stdio`,
+  '  buffer); a larger file is `too_large` when the link is asked for.',
+  '- **Consent.** Reading a link is reading what it came from, checked again at each read without asking: the tab it',
+  '  came from must still be shared, connected and showing the same origin with a read grant there (for a file, the',
+  '  origin it was downloaded from), else `permission_denied`. The bytes are what the call returned: a screenshot keeps',
+  '  its redaction, a file is page content (untrusted).',
+  '- **Errors.** `resources/read` fails with a JSON-RPC error whose `data` is `{uri, error}`, `error` being the usual',
+  '  `{code, message, retryable, refresh_required, next}`: an unknown, expired or another client\'s link is Invalid Params',
+  '  (-32602, as the protocol answers a resource it does not have) with `invalid_argument` and',
+  '  `details.reason: "unknown_resource"`; a refusal or a file gone or grown too large is -32000 with its code.',
   '',
 ];
 

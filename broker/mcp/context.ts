@@ -9,6 +9,8 @@ import { ModernAsks } from './ask-in-app-modern.js';
 import { readUploadFiles } from './files.js';
 import { downloadView, type DownloadRecord } from '../hub/downloads.js';
 import { readDownload } from './download-read.js';
+import { mayReadOrigin } from './read-grant.js';
+import { linkResult, readResult, type LinkScope } from './resources.js';
 import { createMcpServer } from './server.js';
 import { TOOLS } from './tools/index.js';
 
@@ -30,6 +32,8 @@ export interface CallTarget {
   onPrompt?: (until: number) => void;
   /** Asks that prompt in the client's app too, where the person allows it (broker/mcp/ask-in-app.ts). */
   onAsk?: (ask: AppAsk) => void;
+  /** Who owns the resource links this call makes, and the client's MCP revision (broker/mcp/resources.ts). */
+  links?: LinkScope;
 }
 
 /**
@@ -62,6 +66,14 @@ export function makeToolContext(hub: Hub, caller: Caller, signal: AbortSignal, t
       const record = await hub.downloads.settled(id, 0);
       mayRead(hub, record);
       return { view: downloadView(record), content: await readDownload(record.info, cursor) };
+    },
+    linkResult(request) {
+      return linkResult(hub, target.links ?? { owner: caller.id, revision: undefined }, request, () => {
+        // The call's session: named, or the one its lease holds (a lease names its session), or the only one.
+        const held = target.session === undefined && target.lease !== undefined ? hub.sessions.all().filter((s) => hub.leaseOf(s.id)?.holder.id === caller.id) : [];
+        const s = held.length === 1 ? held[0]! : hub.sessions.resolve(target.session);
+        return { id: s.id, origin: s.info.origin };
+      });
     },
     signal,
     ...(target.lease !== undefined && { lease: target.lease }),
@@ -126,20 +138,9 @@ export function makeToolContext(hub: Hub, caller: Caller, signal: AbortSignal, t
 
 type SessionDownloads = ReturnType<typeof downloadView>[];
 
-/**
- * Reading a download is reading the origin it came from (docs/tools.md, "downloads"): its tab must still be shared and
- * connected, show that origin, and hold an allowance there (sharing's own included) with no denial of reading.
- * @throws OrielError `permission_denied`.
- */
+/** Reading a download is reading the origin it came from (docs/tools.md, "downloads"). @throws OrielError `permission_denied`. */
 function mayRead(hub: Hub, record: DownloadRecord): void {
-  const session = hub.sessions.get(record.session);
-  const origin = record.info.origin;
-  if (!session || !session.connected || session.info.origin !== origin) {
-    throw orielError('permission_denied', `Reading this file is reading ${origin}: the tab it came from is no longer shared or shows another site now.`, { next: 'navigate the tab back to that site, or ask the user to share it again' });
-  }
-  const grants = session.info.grants ?? [];
-  const allowed = grants.some((g) => g.effect === 'allow' && !g.exact_code) && !grants.some((g) => g.effect === 'deny' && g.capability === 'read');
-  if (!allowed) throw orielError('permission_denied', `The user has not allowed reading ${origin}.`, { next: 'snapshot the tab first (the user is asked), then read again' });
+  mayReadOrigin(hub, record.session, record.info.origin, 'this file');
 }
 
 /** The lease facts of `session` as `caller` may see them: who holds it and until when, never the id. */
@@ -172,5 +173,6 @@ export function serverForClient(hub: Hub, clientId: string, caller: Caller, tool
     },
     disabled: () => hub.disabledTools(),
     modernAsks: modernAsksOf(hub),
+    readResult: (uri) => readResult(hub, clientId, uri),
   }, tools ? TOOLS.filter((t) => tools.includes(t.name)) : TOOLS);
 }

@@ -1,6 +1,6 @@
 // Reading back a file an agent downloaded (the `downloads` tool): the file the browser reported, opened without
 // following a link and only when it is a regular file in the agents' folder; text as a bounded window with a byte
-// cursor, PDFs as text per page (./pdf-text.ts), other types as facts only. Used by context.ts.
+// cursor, PDFs as text per page (./pdf-text.ts), other types as facts only; the whole file for a resource link. Used by context.ts and resources.ts.
 import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
@@ -92,6 +92,28 @@ export async function readDownload(info: DownloadInfo, cursor: string | undefine
     }
     const text = buffer.subarray(0, end).toString('utf8');
     return { kind, text, offset, size, ...(offset + end < size && { next_cursor: String(offset + end) }) };
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * The whole file of a finished download, for a resource link (./resources.ts): at most `maxBytes`, whatever its type.
+ * @throws OrielError `invalid_argument` (see {@link openDownload}), `too_large` (over `maxBytes`).
+ */
+export async function readDownloadBytes(info: DownloadInfo, maxBytes: number): Promise<Buffer> {
+  const handle = await openDownload(info);
+  try {
+    const size = (await handle.stat()).size;
+    if (size > maxBytes) throw orielError('too_large', `The file is ${size} bytes, over the ${maxBytes / 1024 / 1024} MiB one link serves.`, { next: 'read it without as: "link" (text and PDF text come in windows)' });
+    const data = Buffer.alloc(size);
+    let filled = 0;
+    while (filled < size) {
+      const { bytesRead } = await handle.read(data, filled, size - filled, filled);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+    }
+    return data.subarray(0, filled);
   } finally {
     await handle.close();
   }

@@ -28,6 +28,7 @@ import { ModernCallers } from './http-callers.js';
 import { SessionBook } from './http-sessions.js';
 import { malformedTarget } from './http-target.js';
 import { makeToolContext, serverForClient } from './context.js';
+import { readResult } from './resources.js';
 
 const log = logger('http');
 
@@ -114,6 +115,9 @@ export async function startHttpServer(hub: Hub, options: HttpServeOptions): Prom
         clientId: 'http',
         context: (signal, target, clientName) => makeToolContext(hub, exchange.callerFor(target.lease, clientName), signal, target),
         disabled: () => hub.disabledTools(),
+        // No connection to scope a result link to: it belongs to every 2026-07-28 exchange, and its URI (128 random
+        // bits, shown only to the client that made it) is the key, as a lease id is (docs/tools.md, "Results as resource links").
+        readResult: (uri) => readResult(hub, 'http', uri),
       });
       // The exchange is over (answered, or its client went away): its caller leaves unless it now holds a lease.
       server.server.onclose = () => exchange.end();

@@ -1,7 +1,7 @@
 // The MCP server one client connection talks to: registers every enabled tool definition, validates arguments
 // with zod, and turns every failure into an `isError` result carrying Oriel's error data (shared/errors.ts). The only module that
 // imports the MCP server SDK (with connection.ts).
-import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, inputRequired, McpServer, type Tool } from '@modelcontextprotocol/server';
+import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, inputRequired, McpServer, PROTOCOL_VERSION_META_KEY, ProtocolError, ProtocolErrorCode, ResourceTemplate, type Tool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { errorData, toErrorData, type ErrorData } from '../../shared/errors.js';
 import type { ToolContext, ToolDefinition, ToolOutput } from './tools/types.js';
@@ -14,6 +14,7 @@ import { SERVER_VERSION } from '../common/version.js';
 import { COMMON_ARGS, listedTool, serverInstructions, type ListedTool } from './listing.js';
 import { answerSchema, askThroughClient, canAskForms, questionText, type ElicitingRequest } from './ask-in-app.js';
 import type { ModernAsks } from './ask-in-app-modern.js';
+import { RESULT_URI_TEMPLATE, type BlobContents } from './resources.js';
 
 /** The key of the permission question in a 2026-07-28 `input_required` result and in the retry's `inputResponses`. */
 const CONSENT_INPUT = 'oriel_permission';
@@ -42,10 +43,30 @@ function errorResult(e: ErrorData) {
   return { isError: true, content: [{ type: 'text' as const, text: errorText(e) }], structuredContent: { error: e } };
 }
 
+type Content = { type: 'text'; text: string } | { type: 'image'; data: string; mimeType: string } | ({ type: 'resource_link' } & NonNullable<ToolOutput['link']>);
+
 function successResult(out: ToolOutput) {
-  const content: Array<{ type: 'text'; text: string } | { type: 'image'; data: string; mimeType: string }> = [{ type: 'text', text: boundText(out.text) }];
+  const content: Content[] = [{ type: 'text', text: boundText(out.text) }];
   if (out.image) content.push({ type: 'image', data: out.image.data, mimeType: out.image.mimeType });
+  if (out.link) content.push({ type: 'resource_link', ...out.link });
   return { content, structuredContent: out.structured };
+}
+
+/**
+ * A failed `resources/read` as a JSON-RPC error carrying Oriel's error data beside the URI: an unknown or expired link
+ * is Invalid Params (-32602, as the MCP specification answers a resource it does not have), anything else a server
+ * error (-32000).
+ */
+function resourceError(uri: string, err: unknown): ProtocolError {
+  const e = toErrorData(err);
+  const code = e.code === 'invalid_argument' && e.details?.reason === 'unknown_resource' ? ProtocolErrorCode.InvalidParams : -32000;
+  return new ProtocolError(code, errorText(e), { uri, error: e });
+}
+
+/** The MCP revision a request came in: its own (2026-07-28 envelope) or the one negotiated at initialize (2025 eras). */
+function revisionOf(server: McpServer, envelope: Record<string, unknown> | undefined): string | undefined {
+  const own = envelope?.[PROTOCOL_VERSION_META_KEY];
+  return typeof own === 'string' ? own : server.server.getNegotiatedProtocolVersion();
 }
 
 /** Adds the downloads a call's page actions started (docs/tools.md, "downloads") to its answer. */
@@ -77,6 +98,12 @@ export interface ServerEnvironment {
    * its requests: stdio); absent, only the popup asks in that revision.
    */
   modernAsks?: ModernAsks<ToolOutput>;
+  /**
+   * Reads a result link this connection made (broker/mcp/resources.ts); absent, the server offers no resources and
+   * tools refuse `as: "link"`.
+   * @throws OrielError as `readResult`.
+   */
+  readResult?(uri: string): Promise<BlobContents>;
 }
 
 /**
@@ -88,7 +115,7 @@ export function createMcpServer(env: ServerEnvironment, tools: readonly ToolDefi
   const server = new McpServer(
     { name: 'oriel', version: SERVER_VERSION },
     {
-      capabilities: { tools: { listChanged: true } },
+      capabilities: { tools: { listChanged: true }, ...(env.readResult && { resources: {} }) },
       instructions: serverInstructions(tools),
     },
   );
@@ -117,7 +144,8 @@ export function createMcpServer(env: ServerEnvironment, tools: readonly ToolDefi
         const { session, document, lease, ...args } = parsed.data as Record<string, unknown> & { session?: string; document?: string; lease?: string };
         const progress = progressReporter(ctx.mcpReq, def.name);
         try {
-          const target: CallTarget = { session, document, lease, ...(def.timeout && { timeout: def.timeout }), ...(progress.onPrompt && { onPrompt: progress.onPrompt }), ...appAsking(server, ctx.mcpReq) };
+          const links = env.readResult ? { owner: env.clientId, revision: revisionOf(server, ctx.mcpReq.envelope as Record<string, unknown> | undefined) } : undefined;
+          const target: CallTarget = { session, document, lease, ...(def.timeout && { timeout: def.timeout }), ...(progress.onPrompt && { onPrompt: progress.onPrompt }), ...appAsking(server, ctx.mcpReq), ...(links && { links }) };
           const clientName = clientNameOf(server, ctx.mcpReq.envelope);
           if (env.modernAsks && canAskForms((ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] as { elicitation?: unknown } | undefined)) {
             // 2026-07-28: the question goes back as input_required; the client's retry carries the answer.
@@ -139,6 +167,22 @@ export function createMcpServer(env: ServerEnvironment, tools: readonly ToolDefi
           return errorResult(toErrorData(err));
         } finally {
           progress.stop();
+        }
+      },
+    );
+  }
+  // Result links (docs/tools.md, "Results as resource links"): read by URI, never listed (a template without a list).
+  const readResult = env.readResult?.bind(env);
+  if (readResult) {
+    server.registerResource(
+      'result',
+      new ResourceTemplate(RESULT_URI_TEMPLATE, { list: undefined }),
+      { title: 'A tool result kept as a link', description: 'Screenshots and downloaded files a tool returned as a resource_link; read by the connection that made them, for 10 minutes.' },
+      async (uri) => {
+        try {
+          return { contents: [await readResult(uri.href)] };
+        } catch (err) {
+          throw resourceError(uri.href, err);
         }
       },
     );

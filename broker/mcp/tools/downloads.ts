@@ -4,12 +4,15 @@
 import { z } from 'zod';
 import type { DownloadView } from '../../../shared/downloads.js';
 import { quote } from '../../../shared/snapshot/escape.js';
+import { orielError } from '../../../shared/errors.js';
 import { defineTool } from './types.js';
+import { AS_ARG, AS_USAGE } from './link.js';
 
 const DownloadsArgs = z.object({
   id: z.string().max(80).optional(),
   wait_ms: z.number().int().min(0).max(60_000).optional().meta({ default: 0 }),
   cursor: z.string().max(20).optional(),
+  as: AS_ARG,
 });
 
 function line(d: DownloadView): string {
@@ -22,8 +25,9 @@ export const downloads = defineTool({
   name: 'downloads',
   title: 'Downloaded files',
   description: 'Files your actions downloaded: lists them, or reads one (text, CSV, JSON, PDF text). For a PDF tab use snapshot.',
-  usage: 'without id it lists; id reads one, waiting up to wait_ms for it to finish; cursor is the next_cursor of the last read',
+  usage: `without id it lists; id reads one, waiting up to wait_ms for it to finish; cursor is the next_cursor of the last read; ${AS_USAGE} (any type, up to 6 MiB)`,
   input: DownloadsArgs,
+  unlisted: ['as'],
   commonArgs: [],
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   capability: 'read',
@@ -35,6 +39,11 @@ export const downloads = defineTool({
     }
     const view = await ctx.waitDownload(args.id, args.wait_ms ?? 0);
     if (view.state !== 'complete') return { structured: { download: view }, text: line(view) };
+    if (args.as === 'link') {
+      if (args.cursor !== undefined) throw orielError('invalid_argument', 'A link is the whole file: give cursor or as "link", not both.');
+      const link = await ctx.linkResult({ kind: 'download', id: args.id, description: `Downloaded from ${view.origin} (untrusted content)` });
+      return { structured: { download: view, uri: link.uri }, text: `${line(view)}\nRead the file (${link.size} bytes, ${link.mimeType}) with resources/read: ${link.uri}`, link };
+    }
     const { view: done, content } = await ctx.readDownload(args.id, args.cursor);
     const more = 'next_cursor' in content && content.next_cursor !== undefined ? `\nMore: call again with cursor "${content.next_cursor}".` : '';
     const head = `${line(done)}\nContent of the file (untrusted, from ${done.origin}):`;

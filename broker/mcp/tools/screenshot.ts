@@ -3,6 +3,7 @@
 import { ScreenshotArgs, ScreenshotResult } from '../../../shared/ops.js';
 import { orielError } from '../../../shared/errors.js';
 import { defineTool } from './types.js';
+import { AS_ARG, AS_USAGE } from './link.js';
 
 export const screenshot = defineTool({
   name: 'screenshot',
@@ -10,22 +11,26 @@ export const screenshot = defineTool({
   description:
     'Image of the visible tab or an element, for canvas, charts, layout. For text and handles use snapshot.',
   usage:
-    'format jpeg (default; quality) or png; max_width downscales (default 1280)',
+    `format jpeg (default; quality) or png; max_width downscales (default 1280); ${AS_USAGE}`,
   notes:
     'Returns a downscaled image (JPEG by default) of what the shared tab shows, or of one element named by a handle or a CSS selector (scrolled into view first). The tab must be the visible tab of its window. Secret fields and regions the user redacted are painted out; an image of one alone is refused. Use it for canvas, charts, images and layout questions; to read text, names and handles use snapshot, which is far smaller.',
   commonArgs: ['session', 'lease'],
-  input: ScreenshotArgs,
+  input: ScreenshotArgs.extend({ as: AS_ARG }),
+  unlisted: ['as'],
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   capability: 'read',
   timeout: { default: 15_000, max: 30_000 },
   async handler(args, ctx) {
     if (args.handle !== undefined && args.selector !== undefined) throw orielError('invalid_argument', 'Give at most one of handle or selector.');
-    const value = ScreenshotResult.parse(await ctx.callPage('screenshot', args));
+    const { as, ...pageArgs } = args;
+    const value = ScreenshotResult.parse(await ctx.callPage('screenshot', pageArgs));
     const { data, ...meta } = value;
-    return {
-      structured: meta,
-      text: `Screenshot ${value.width}×${value.height} ${value.mime_type}, ${value.bytes} bytes${value.handle ? ` of ${value.handle}` : ''}.`,
-      image: { data, mimeType: value.mime_type },
-    };
+    const text = `Screenshot ${value.width}×${value.height} ${value.mime_type}, ${value.bytes} bytes${value.handle ? ` of ${value.handle}` : ''}.`;
+    if (as === 'link') {
+      const ext = value.mime_type === 'image/png' ? 'png' : 'jpg';
+      const link = await ctx.linkResult({ kind: 'bytes', name: `screenshot-${value.width}x${value.height}.${ext}`, mimeType: value.mime_type, data: Buffer.from(data, 'base64'), description: text });
+      return { structured: { ...meta, uri: link.uri }, text: `${text} Read it with resources/read: ${link.uri}`, link };
+    }
+    return { structured: meta, text, image: { data, mimeType: value.mime_type } };
   },
 });

@@ -5,6 +5,7 @@ import type { BridgeRead } from '../../../shared/bridge.js';
 import type { TabGrant } from '../../../shared/protocol.js';
 import type { DownloadView } from '../../../shared/downloads.js';
 import type { DownloadContent } from '../download-read.js';
+import type { LinkRequest, ResultLink } from '../resources.js';
 
 export type { Capability };
 
@@ -114,6 +115,13 @@ export interface ToolContext {
   readDownload(id: string, cursor: string | undefined): Promise<{ view: DownloadView; content: DownloadContent }>;
   /** Downloads the page calls of this tool call started (shown with its result). */
   readonly startedDownloads: DownloadView[];
+  /**
+   * Keeps a binary result (a screenshot's bytes, a finished download) for the calling client to read with
+   * `resources/read`, and returns the `resource_link` the result carries instead of the bytes (broker/mcp/resources.ts).
+   * @throws OrielError `unsupported` (the client's MCP revision has no resource links), `too_large`, and for a download
+   *   `invalid_argument` and `permission_denied` as {@link readDownload}.
+   */
+  linkResult(request: LinkRequest): Promise<ResultLink>;
 }
 
 /**
@@ -128,6 +136,8 @@ export interface ToolOutput {
   text: string;
   /** Optional image content (screenshot). */
   image?: { data: string; mimeType: string };
+  /** Optional `resource_link` content: a binary result kept for `resources/read` (docs/tools.md, "Results as resource links"). */
+  link?: ResultLink;
 }
 
 /** One MCP tool. `input` must be a flat z.object. */
