@@ -4,6 +4,7 @@
 // protocol eras, and through the SDK v1 client. Another client cannot read them, an unknown link is a structured
 // error, and a link stops being readable when its tab is no longer shared (consent as for the original).
 import { readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -76,6 +77,27 @@ async function screenshotLink(client: AnyClient, session: string): Promise<Link>
   return link;
 }
 
+/** Speaks MCP `revision` to a fresh `oriel mcp` by hand (the SDKs negotiate their own) and returns the answer to `call`. */
+async function rawCall(env: Record<string, string>, revision: string, call: object): Promise<Record<string, unknown>> {
+  const child = spawn(process.execPath, [CLI, 'mcp'], { env, stdio: ['pipe', 'pipe', 'ignore'] });
+  try {
+    const lines = createInterface({ input: child.stdout });
+    const send = (m: object) => child.stdin.write(JSON.stringify(m) + '\n');
+    send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: revision, capabilities: {}, clientInfo: { name: 'old', version: '1' } } });
+    for await (const line of lines) {
+      const m = JSON.parse(line) as { id?: number; result?: Record<string, unknown> };
+      if (m.id === 1) {
+        expect(m.result?.protocolVersion).toBe(revision);
+        send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+        send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: call });
+      } else if (m.id === 2) return m.result!;
+    }
+    throw new Error('oriel mcp ended without answering');
+  } finally {
+    child.kill();
+  }
+}
+
 describe.each(BROWSERS)('results as resource links in %s', (kind) => {
   let rig: Rig;
   let site: Awaited<ReturnType<typeof serveFixtures>>;
@@ -116,6 +138,13 @@ describe.each(BROWSERS)('results as resource links in %s', (kind) => {
     expect(inline.images).toHaveLength(1);
     // resources/list does not list links.
     expect((await legacy.listResources()).resources).toEqual([]);
+  });
+
+  it('refuses a link to a client whose MCP revision has none (2025-03-26), saying to call again without it', async () => {
+    const r = await rawCall(rig.env, '2025-03-26', { name: 'screenshot', arguments: { session, as: 'link' } });
+    expect(r.isError).toBe(true);
+    expect(r.structuredContent).toMatchObject({ error: { code: 'unsupported', next: expect.stringMatching(/without as/) } });
+    expect((r.content as Array<{ type: string }>).map((c) => c.type)).toEqual(['text']);
   });
 
   it('lets no other client read a link, and answers an unknown one with a structured error', async () => {
