@@ -173,6 +173,8 @@ describe.each(BROWSERS)('results as resource links in %s', (kind) => {
       const listed = await callFull(modern, 'downloads', {});
       return (listed.structured.downloads as Array<{ id: string; file: string }>).find((d) => /^invoice.*\.pdf$/.test(d.file))?.id;
     }, 15_000, 'the PDF download');
+    expect((await callFull(modern, 'downloads', { as: 'link' })).error).toMatchObject({ code: 'invalid_argument', message: expect.stringMatching(/give its id/) });
+    expect((await callFull(modern, 'downloads', { id, as: 'link', cursor: '2' })).error).toMatchObject({ code: 'invalid_argument' });
     const linked = await callFull(modern, 'downloads', { id, wait_ms: 15_000, as: 'link' });
     expect(linked.isError, linked.error?.message).toBe(false);
     expect(linked.links).toEqual([expect.objectContaining({ mimeType: 'application/pdf', size: PDF.byteLength, name: expect.stringMatching(/^invoice.*\.pdf$/) })]);

@@ -34,6 +34,7 @@ export const downloads = defineTool({
   timeout: { default: 30_000, max: 65_000 },
   async handler(args, ctx) {
     if (args.id === undefined) {
+      if (args.as === 'link') throw orielError('invalid_argument', 'as "link" hands over one file: give its id (downloads without arguments lists them).');
       const all = ctx.listDownloads();
       return { structured: { downloads: all }, text: all.length ? all.map(line).join('\n') : 'No downloads from agents\' actions yet.' };
     }
