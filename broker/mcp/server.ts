@@ -1,6 +1,7 @@
 // The MCP server one client connection talks to: registers every enabled tool definition, validates arguments
-// with zod, and turns every failure into an `isError` result carrying Oriel's error data (shared/errors.ts). The only module that
-// imports the MCP server SDK (with connection.ts).
+// with zod, and turns every failure into an `isError` result carrying Oriel's error data (shared/errors.ts); serves the
+// result links tools make with `resources/read` (./resources.ts). The only module that imports the MCP server SDK (with
+// connection.ts).
 import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, inputRequired, McpServer, PROTOCOL_VERSION_META_KEY, ProtocolError, ProtocolErrorCode, ResourceTemplate, type Tool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { errorData, toErrorData, type ErrorData } from '../../shared/errors.js';
