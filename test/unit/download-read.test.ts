@@ -1,12 +1,13 @@
 // Reading back agents' downloads (broker/mcp/download-read.ts, pdf-text.ts) on real files: text windows that never cut
-// a UTF-8 character, PDF text per page with a page cursor, facts only for other types, and the files it refuses.
+// a UTF-8 character, PDF text per page with a page cursor, facts only for other types, whole files for resource links,
+// and the files it refuses.
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toErrorData } from '../../shared/errors.js';
 import type { DownloadInfo } from '../../shared/downloads.js';
-import { contentKind, readDownload, TEXT_WINDOW_BYTES } from '../../broker/mcp/download-read.js';
+import { contentKind, readDownload, readDownloadBytes, TEXT_WINDOW_BYTES } from '../../broker/mcp/download-read.js';
 import { makePdf } from '../support/make-pdf.js';
 
 let tmp: string;
@@ -75,5 +76,12 @@ describe('reading a download back', () => {
     expect(await code(readDownload(info('long.csv', 'text/csv', { state: 'in_progress' }), undefined))).toBe('invalid_argument');
     expect(await code(readDownload(info('long.csv', 'text/csv', { state: 'refused', folder: undefined, path: undefined }), undefined))).toBe('invalid_argument');
     expect(await code(readDownload(info('gone.csv', 'text/csv'), undefined))).toBe('invalid_argument');
+  });
+
+  it('hands a resource link the whole file, bounded, from the agents\' folder only', async () => {
+    expect(await readDownloadBytes(info('photo.png', 'image/png'), 4)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47]));
+    expect(await code(readDownloadBytes(info('photo.png', 'image/png'), 3))).toBe('too_large');
+    expect(await code(readDownloadBytes(info('link.txt', 'text/plain'), 1024))).toBe('invalid_argument');
+    expect(await code(readDownloadBytes(info('long.csv', 'text/csv', { state: 'in_progress' }), 1024 * 1024))).toBe('invalid_argument');
   });
 });
