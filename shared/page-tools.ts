@@ -46,7 +46,7 @@ export const MainToolSchema = z.object({
   description: z.string().max(100_000),
   inputSchema: z.string().max(PAGE_TOOL_LIMITS.schemaBytes * 4).optional(),
   readOnly: z.boolean(),
-  source: PageToolSourceSchema,
+  source: PageToolSourceSchema.default('document'),
 });
 export const MainToolsSchema = z.object({
   id: z.string().max(40),
