@@ -13,6 +13,10 @@ const NAVIGATION_GUARD_MS = 30_000;
 /**
  * How long the blocks of origins the person always denies outlast an agent's call, ms: pages often navigate a moment
  * after the action that caused it (a timer, a fetch that completes). Other navigations are free as the call ends.
+ * A time, not "until the person's next navigation": the blocks stop the person too (the rules cannot tell who
+ * navigates), so a person following a link to a denied origin would be stopped with nothing to end the block — their
+ * navigation is the one blocked — and neither browser says reliably whether a navigation was the person's (a page's
+ * script after a click reports as a link in Chromium; Firefox's transition types are coarser).
  */
 const DENIED_LINGER_MS = 15_000;
 
