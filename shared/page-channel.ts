@@ -31,9 +31,12 @@ export const PAGE_TOOL_LIMITS = {
 
 /** Content → MAIN: `detail` = request id; the MAIN side answers synchronously with {@link WEBMCP_TOOLS}. */
 export const WEBMCP_LIST = 'oriel-webmcp-list';
-/** MAIN → content: `detail` = JSON `{ id, tools: [{ name, title, description, inputSchema?: JSON text, readOnly }] }`. */
+/**
+ * MAIN → content: `detail` = JSON `{ id, tools: [{ name, title, description, inputSchema?: JSON text, readOnly, source:
+ * 'document' | 'navigator' }], navigatorLate?: true }`.
+ */
 export const WEBMCP_TOOLS = 'oriel-webmcp-tools';
-/** Content → MAIN: `detail` = JSON `{ id, name, input: JSON text }`. */
+/** Content → MAIN: `detail` = JSON `{ id, name, source: 'document' | 'navigator', input: JSON text }`. */
 export const WEBMCP_CALL = 'oriel-webmcp-call';
 /**
  * MAIN → content: `detail` = JSON `{ id, ok: true, result?: JSON text, chars }` or `{ id, ok: false, error }`. `result` is

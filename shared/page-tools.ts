@@ -13,6 +13,10 @@ export { PAGE_TOOL_LIMITS };
  */
 export const PageToolNameSchema = z.string().regex(/^[A-Za-z0-9_.-]{1,128}$/, 'not a page tool name (1–128 letters, digits, "_", "-" or ".")');
 
+/** The page API a tool was registered with. */
+export const PageToolSourceSchema = z.enum(['document', 'navigator']);
+export type PageToolSource = z.infer<typeof PageToolSourceSchema>;
+
 /** One tool the page registered, as agents see it. Everything but `read_only` and `consequential` is the page's own words. */
 export const PageToolSchema = z.object({
   name: PageToolNameSchema,
@@ -24,6 +28,11 @@ export const PageToolSchema = z.object({
   read_only: z.boolean(),
   /** Anything not declared read-only may change something that matters: agents should ask the person first. */
   consequential: z.boolean(),
+  /**
+   * The page API it was registered with: `document` (`document.modelContext`, the WebMCP draft's) or `navigator`
+   * (`navigator.modelContext`, the older shape polyfills and libraries use). A name on both is `document`'s.
+   */
+  registered_on: PageToolSourceSchema,
 });
 export type PageTool = z.infer<typeof PageToolSchema>;
 
@@ -37,8 +46,14 @@ export const MainToolSchema = z.object({
   description: z.string().max(100_000),
   inputSchema: z.string().max(PAGE_TOOL_LIMITS.schemaBytes * 4).optional(),
   readOnly: z.boolean(),
+  source: PageToolSourceSchema.default('document'),
 });
-export const MainToolsSchema = z.object({ id: z.string().max(40), tools: z.array(MainToolSchema).max(1000) });
+export const MainToolsSchema = z.object({
+  id: z.string().max(40),
+  tools: z.array(MainToolSchema).max(1000),
+  /** The page's own `navigator.modelContext` object was first seen at this request: what it registered before is missing. */
+  navigatorLate: z.boolean().optional(),
+});
 
 /** The MAIN side's answer to one call. */
 export const MainResultSchema = z.union([

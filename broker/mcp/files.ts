@@ -112,11 +112,11 @@ function tooLarge() {
 
 /**
  * Reads `paths` (relative to `folder`, or absolute inside it). No link is followed on the way below the folder (one
- * that points inside is refused too), `..` cannot leave it, only regular files are read — a FIFO, socket or device is
+ * that points inside is refused too), a file with more than one hard link is refused, `..` cannot leave it, only regular files are read — a FIFO, socket or device is
  * refused without waiting on it — and everything is read within {@link UPLOAD_FILE_WORK_MS}. Error messages name
  * only what the agent named, never the folder's path.
  * @throws OrielError `operation_disabled` (no folder chosen, or it is not usable), `permission_denied` (outside the
- *   folder, or a link), `invalid_argument` (missing, not a regular file, too many), `too_large` (over
+ *   folder, a link, or a file with more than one hard link), `invalid_argument` (missing, not a regular file, too many), `too_large` (over
  *   {@link UPLOAD_MAX_BYTES}), `timeout` (the files did not answer in time), `cancelled`.
  */
 export async function readUploadFiles(folder: string | undefined, paths: readonly string[], options: ReadUploadOptions = {}): Promise<UploadFileData[]> {
@@ -138,7 +138,15 @@ export async function readUploadFiles(folder: string | undefined, paths: readonl
         const parts = componentsOf(folder, opened.realRoot, p);
         const handle = await opened.openFile(parts);
         try {
-          const bytes = (await handle.stat()).size > left ? undefined : await readAtMost(handle, left);
+          const stat = await handle.stat();
+          // A hard link is the same file under another name, and its other names may be outside the folder (a link
+          // to ~/.ssh/id_ed25519 made inside it): only a file with one name is known to be the person's to give.
+          if (stat.nlink > 1) {
+            throw orielError('permission_denied', `${JSON.stringify(p)} has ${stat.nlink} names (hard links): the same file may be elsewhere on the computer, outside the upload folder, so it is not sent.`, {
+              next: 'ask the user to copy the file into the upload folder instead of linking it',
+            });
+          }
+          const bytes = stat.size > left ? undefined : await readAtMost(handle, left);
           if (!bytes) throw tooLarge();
           left -= bytes.length;
           const name = parts.at(-1)!;

@@ -108,6 +108,28 @@ export interface ServerEnvironment {
 }
 
 /**
+ * Answers a `tools/call` for a name that is not one of `names` as unknown, before the SDK looks it up. The SDK keeps its
+ * tools in a plain object, so a name every object inherits (`__proto__`, `constructor`, `toString`) finds
+ * `Object.prototype`'s member there and is answered "Tool __proto__ disabled" — wrong, and misleading when an agent
+ * passes a page's operation name as a tool name. Must run before the first `registerTool`, which installs the SDK's
+ * handler. The answer is the SDK's own for an unknown tool: a JSON-RPC InvalidParams error
+ * (https://modelcontextprotocol.io/specification/2025-11-25/server/tools#error-handling).
+ */
+function guardToolNames(server: McpServer, names: ReadonlySet<string>): void {
+  type CallHandler = (request: { params: { name: string } }, ctx: unknown) => unknown;
+  const inner = server.server as unknown as { setRequestHandler(method: string, handler: CallHandler): void };
+  const set = inner.setRequestHandler.bind(inner);
+  inner.setRequestHandler = (method, handler) =>
+    set(method, method !== 'tools/call' ? handler : (request, ctx) => {
+      const name = request.params.name;
+      if (!names.has(name)) {
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${JSON.stringify(name.slice(0, 100))} not found: Oriel has no tool of that name (tools/list names them). An operation a page registered is run with call_tab_operation.`);
+      }
+      return handler(request, ctx);
+    });
+}
+
+/**
  * Creates one McpServer with Oriel's tools. Called once per connection (and per era probe) by serveStdio. Tools the
  * person's policy disables are left out of `tools/list` and answer `operation_disabled` if called anyway; call
  * `sendToolListChanged()` on the server when the policy changes.
@@ -116,10 +138,14 @@ export function createMcpServer(env: ServerEnvironment, tools: readonly ToolDefi
   const server = new McpServer(
     { name: 'oriel', version: SERVER_VERSION },
     {
-      capabilities: { tools: { listChanged: true }, ...(env.readResult && { resources: {} }) },
+      // The tools capability (listChanged: true) is declared below, not here: declared here, the SDK would install its
+      // tools/call handler before guardToolNames could wrap it.
+      capabilities: { ...(env.readResult && { resources: {} }) },
       instructions: serverInstructions(tools),
     },
   );
+  guardToolNames(server, new Set(tools.map((t) => t.name)));
+  server.server.registerCapabilities({ tools: { listChanged: true } });
   // tools/list shows the compact form (listing.ts); the handler below validates against the full schema, bounds included.
   const listed: ListedTool[] = [];
   for (const def of tools) {

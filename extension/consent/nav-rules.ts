@@ -1,7 +1,7 @@
 // The network rules that keep an agent's call from taking a shared tab to an origin without an act grant (docs/
 // architecture.md, "Consent"): the person's consent turned into declarativeNetRequest session rules for one tab.
 // Pure data; extension/background/nav-guard.ts installs them.
-import { covers, isRememberable, type Place, type Rule, type SessionGrant } from './rules.js';
+import { canonicalHost, covers, isRememberable, type Place, type Rule, type SessionGrant } from './rules.js';
 
 /**
  * A declarativeNetRequest rule, as far as Oriel uses it
@@ -29,13 +29,18 @@ function escapeRegex(text: string): string {
 
 /**
  * The regular expression a URL of `place` matches: the origin followed by `/` (the browser canonicalises URLs, so a
- * default port is absent and the host is lower case); a host with any port or none. Anchored so that credentials
+ * default port is absent and the host is lower case), the host with or without its trailing dot (rules.ts
+ * canonicalHost); a host with any port or none. Anchored so that credentials
  * (`http://a.example:1@b.example/`) or a longer host never pass for the place.
  */
 export function placePattern(place: Place): string | undefined {
   if (place.kind === 'any') return '^https?://';
-  if (place.kind === 'origin') return isRememberable(place.origin) ? `^${escapeRegex(place.origin)}/` : undefined;
-  return `^${place.scheme}://${escapeRegex(place.host)}(:[0-9]+)?/`;
+  if (place.kind === 'origin') {
+    if (!isRememberable(place.origin)) return undefined;
+    const url = new URL(place.origin);
+    return `^${url.protocol}//${escapeRegex(canonicalHost(url.hostname))}\\.?${url.port ? `:${url.port}` : ''}/`;
+  }
+  return `^${place.scheme}://${escapeRegex(canonicalHost(place.host))}\\.?(:[0-9]+)?/`;
 }
 
 /**

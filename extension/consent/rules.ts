@@ -34,6 +34,26 @@ export function isRememberable(origin: string): boolean {
   return /^https?:\/\/[^/]+$/.test(origin);
 }
 
+/**
+ * A host without its one trailing dot. `localhost.` and `localhost` are one host to DNS (a name ending in a dot is the
+ * fully qualified form, RFC 1034 §3.1) and reach the same server, although the URL Standard keeps the dot and so makes
+ * them two origins; consent treats them as one, so a person's denial of `localhost` holds for `localhost.` too.
+ */
+export function canonicalHost(host: string): string {
+  return host.endsWith('.') ? host.slice(0, -1) : host;
+}
+
+/** `origin` with its host in {@link canonicalHost} form; opaque origins unchanged. */
+export function canonicalOrigin(origin: string): string {
+  if (!isRememberable(origin)) return origin;
+  try {
+    const url = new URL(origin);
+    return `${url.protocol}//${canonicalHost(url.hostname)}${url.port ? `:${url.port}` : ''}`;
+  } catch {
+    return origin;
+  }
+}
+
 /** Where a remembered rule applies: one origin, one scheme and host on any port, or every http(s) origin. */
 export const PlaceSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('origin'), origin: z.string().max(300) }),
@@ -42,13 +62,16 @@ export const PlaceSchema = z.discriminatedUnion('kind', [
 ]);
 export type Place = z.infer<typeof PlaceSchema>;
 
-/** Whether `place` covers `origin`. Opaque origins are never covered by a remembered place. */
+/**
+ * Whether `place` covers `origin`, hosts compared in {@link canonicalHost} form. Opaque origins are never covered by a
+ * remembered place.
+ */
 export function placeMatches(place: Place, origin: string): boolean {
   if (!isRememberable(origin)) return false;
   if (place.kind === 'any') return true;
-  if (place.kind === 'origin') return place.origin === origin;
+  if (place.kind === 'origin') return canonicalOrigin(place.origin) === canonicalOrigin(origin);
   const url = new URL(origin);
-  return url.protocol === `${place.scheme}:` && url.hostname === place.host;
+  return url.protocol === `${place.scheme}:` && canonicalHost(url.hostname) === canonicalHost(place.host);
 }
 
 /** A remembered rule (kept in storage.local, so it survives browser restarts; listed and revocable in the options). */
@@ -96,7 +119,7 @@ export interface Need {
 export type Verdict = { kind: 'allow'; by: 'share' | 'session' | 'rule' } | { kind: 'deny'; rule: Rule } | { kind: 'ask' };
 
 function grantCovers(grant: SessionGrant, need: Need): boolean {
-  if (grant.tab !== need.tab || grant.origin !== need.origin || !covers(grant.capability, need.capability)) return false;
+  if (grant.tab !== need.tab || canonicalOrigin(grant.origin) !== canonicalOrigin(need.origin) || !covers(grant.capability, need.capability)) return false;
   // An opaque origin ("null") is unique to its document: only the frame the tab was shared at is covered.
   if (!isRememberable(need.origin) && !need.top) return false;
   // A grant for one expression lets that expression run, and nothing else.

@@ -4,7 +4,7 @@
 // over the events of shared/page-channel.ts. Names, descriptions, schemas and results are page content: checked
 // against bounds here, never interpreted. Broker side: broker/mcp/tools/page-tools.ts.
 import { errorData, orielError, OrielError } from '../../shared/errors.js';
-import { MainResultSchema, MainToolsSchema, PAGE_TOOL_LIMITS, PageToolNameSchema, type PageTool } from '../../shared/page-tools.js';
+import { MainResultSchema, MainToolsSchema, PAGE_TOOL_LIMITS, PageToolNameSchema, type PageTool, type PageToolSource } from '../../shared/page-tools.js';
 import { WEBMCP_CALL, WEBMCP_LIST, WEBMCP_RESULT, WEBMCP_TOOLS } from '../../shared/page-channel.js';
 import { jsonBytes } from '../../shared/bridge.js';
 import { currentRegistry } from './document.js';
@@ -21,6 +21,10 @@ function lateNote(): string | undefined {
   if (hooks === 'missing') return "Oriel's page API has not reached this page (it reaches shared tabs only): the page could register no operations. Reload the tab to let it.";
   return undefined;
 }
+
+/** What agents are told when the page's own `navigator.modelContext` replaced Oriel's unseen until a list request. */
+const NAVIGATOR_LATE =
+  "The page's script replaced navigator.modelContext with its own after Oriel's page API reached the page, and Oriel noticed only at this list: operations it registered through it before are missing (later ones are listed).";
 
 /** A request id for the MAIN-world channel (random: `crypto.randomUUID` needs a secure context, pages may lack one). */
 function requestId(): string {
@@ -66,6 +70,8 @@ interface Described {
   /** JSON text of the input schema ({@link ANY_OBJECT} when the page gave none). */
   schema: string;
   readOnly: boolean;
+  source: PageToolSource;
+  /** Set for a tool of the browser's own WebMCP; the others are run by Oriel's page script. */
   native?: NativeTool;
 }
 
@@ -84,6 +90,7 @@ async function describeNative(context: NativeModelContext): Promise<Described[]>
       description: String(t.description ?? ''),
       schema: schemaText(t.inputSchema),
       readOnly: t.annotations?.readOnlyHint === true,
+      source: 'document' as const,
       native: t,
     }));
 }
@@ -94,7 +101,7 @@ async function describeNative(context: NativeModelContext): Promise<Described[]>
  * and could answer it too: a request answered more than once is refused, so the list is the MAIN-world API's or none.
  * @throws OrielError `page_error` when more than one answer came.
  */
-function describeMain(): Described[] {
+function describeMain(): { tools: Described[]; navigatorLate: boolean } {
   const id = requestId();
   const answers: unknown[] = [];
   const listener = (event: Event) => {
@@ -118,24 +125,35 @@ function describeMain(): Described[] {
       next: 'use snapshot and the page itself instead of its registered tools',
     });
   }
-  const tools = (answers[0] as { tools?: Array<{ name: string; title: string; description: string; inputSchema?: string; readOnly: boolean }> } | undefined)?.tools ?? [];
-  return tools.map((t) => ({ name: t.name, title: t.title, description: t.description, schema: schemaText(t.inputSchema), readOnly: t.readOnly }));
+  const answer = answers[0] as { tools?: Array<{ name: string; title: string; description: string; inputSchema?: string; readOnly: boolean; source: PageToolSource }>; navigatorLate?: boolean } | undefined;
+  const tools = (answer?.tools ?? []).map((t) => ({ name: t.name, title: t.title, description: t.description, schema: schemaText(t.inputSchema), readOnly: t.readOnly, source: t.source }));
+  return { tools, navigatorLate: answer?.navigatorLate === true };
 }
 
-async function describe(): Promise<{ provider: 'browser' | 'oriel'; tools: Described[] }> {
+/**
+ * Every tool of the top document, `document.modelContext`'s first (the browser's own where it has one), then
+ * `navigator.modelContext`'s (always heard by Oriel's page script). A name on both is `document.modelContext`'s: the
+ * first of a name wins here and in {@link bounded}.
+ */
+async function describe(): Promise<{ provider: 'browser' | 'oriel'; tools: Described[]; navigatorLate: boolean }> {
   const native = nativeContext();
-  return native ? { provider: 'browser', tools: await describeNative(native) } : { provider: 'oriel', tools: describeMain() };
+  if (!native) return { provider: 'oriel', ...describeMain() };
+  const own = await describeNative(native);
+  const main = describeMain();
+  return { provider: 'browser', tools: [...own, ...main.tools.filter((t) => t.source === 'navigator')], navigatorLate: main.navigatorLate };
 }
 
 /** The listing agents see: usable names only, words cut to their bounds, schemas over the bound left out. */
 function bounded(tools: Described[]): { operations: PageTool[]; skipped: number } {
   const operations: PageTool[] = [];
+  const names = new Set<string>();
   let skipped = 0;
   for (const t of tools) {
-    if (operations.length >= PAGE_TOOL_LIMITS.tools || !PageToolNameSchema.safeParse(t.name).success) {
+    if (operations.length >= PAGE_TOOL_LIMITS.tools || !PageToolNameSchema.safeParse(t.name).success || names.has(t.name)) {
       skipped++;
       continue;
     }
+    names.add(t.name);
     let inputSchema: Record<string, unknown> | undefined;
     if (jsonBytes(t.schema, PAGE_TOOL_LIMITS.schemaBytes) <= PAGE_TOOL_LIMITS.schemaBytes) {
       try {
@@ -152,6 +170,7 @@ function bounded(tools: Described[]): { operations: PageTool[]; skipped: number 
       ...(inputSchema && { input_schema: inputSchema }),
       read_only: t.readOnly,
       consequential: !t.readOnly,
+      registered_on: t.source,
     });
   }
   return { operations, skipped };
@@ -221,8 +240,9 @@ function timedOut(name: string, signal: AbortSignal): OrielError {
 export const pageToolHandlers: ContentHandlers = {
   list_tab_operations: async () => {
     if (window !== window.top) throw orielError('unsupported', 'Page operations belong to the top document of the tab.');
-    const { provider, tools } = await describe();
-    const note = provider === 'oriel' ? lateNote() : undefined;
+    const { provider, tools, navigatorLate } = await describe();
+    const notes = [provider === 'oriel' ? lateNote() : undefined, navigatorLate ? NAVIGATOR_LATE : undefined].filter(Boolean);
+    const note = notes.join(' ');
     return { document: currentRegistry().namespace, url: location.href, provider, ...bounded(tools), ...(note && { note }) };
   },
 
@@ -232,7 +252,7 @@ export const pageToolHandlers: ContentHandlers = {
     if (document !== args.document) {
       throw orielError('stale_document', `The tab now shows another document (doc=${document}) than the one whose operations were listed (doc=${args.document}).`, { next: 'list_tab_operations' });
     }
-    const { provider, tools } = await describe();
+    const { tools } = await describe();
     const tool = tools.find((t) => t.name === args.name);
     if (!tool) throw orielError('invalid_argument', `The page no longer has an operation ${JSON.stringify(args.name)}.`, { next: 'list_tab_operations' });
     // The broker checked the arguments against the schema it listed; a page that changed it since gets nothing.
@@ -240,7 +260,7 @@ export const pageToolHandlers: ContentHandlers = {
       throw orielError('stale_document', `The page changed the input schema of ${JSON.stringify(args.name)} after it was listed; the arguments were not passed on.`, { next: 'list_tab_operations' });
     }
     const signal = callSignal(ctx, args.timeout_ms ?? 30_000);
-    if (provider === 'browser') {
+    if (tool.native) {
       const native = nativeContext()!;
       // Arguments in the form this browser's tools take: JSON text where it gives schemas as text.
       const input = typeof tool.native?.inputSchema === 'string' ? JSON.stringify(args.arguments) : args.arguments;
@@ -257,7 +277,7 @@ export const pageToolHandlers: ContentHandlers = {
     }
     const id = requestId();
     const answer = awaitMainResult(id, signal);
-    window.dispatchEvent(new CustomEvent(WEBMCP_CALL, { detail: JSON.stringify({ id, name: args.name, input: JSON.stringify(args.arguments) }) }));
+    window.dispatchEvent(new CustomEvent(WEBMCP_CALL, { detail: JSON.stringify({ id, name: args.name, source: tool.source, input: JSON.stringify(args.arguments) }) }));
     let result;
     try {
       result = await answer;

@@ -4,6 +4,8 @@ import { installDialogs } from './dialogs.js';
 import { installInternals } from './internals.js';
 import { greetContentScript } from './hello.js';
 import { takePrimordials } from './primordials.js';
+import { installNavigatorContext } from './navigator-context.js';
+import { installPageToolsChannel } from './page-tools-channel.js';
 import { installModelContext } from './webmcp.js';
 
 /** Installs everything unless this document has it already. Nothing of the page is touched before this runs. */
@@ -13,5 +15,7 @@ export function installPageWorld(): void {
   installDialogs();
   installBridge();
   installModelContext();
+  installNavigatorContext();
+  installPageToolsChannel();
   installInternals();
 }

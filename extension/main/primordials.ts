@@ -20,6 +20,9 @@ function take() {
     String,
     /** `Reflect.apply` as it was. */
     apply,
+    /** `Reflect.defineProperty` as it was: false, not an exception, when the object refuses. */
+    defineProperty: Reflect.defineProperty,
+    freeze: Object.freeze,
     /** Dispatches `event` on `window`; false when a listener cancelled it. */
     dispatch: (event: Event): boolean => apply(dispatchEvent, win, [event]) as boolean,
     /** Listens on `window` for `type`. */

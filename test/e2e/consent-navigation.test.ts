@@ -138,7 +138,7 @@ describe.each(BROWSERS)('navigation consent in %s', (kind) => {
       await show(start);
       const r = await tool('click', { selector });
       expect(r.error?.code, selector).toBe('permission_denied');
-      expect(r.error?.details).toEqual({ reason: 'navigation_blocked', origin: D() });
+      expect(r.error?.details).toMatchObject({ reason: 'navigation_blocked', origin: D() });
     }
     // The page going there by itself a moment after the click was answered: still stopped before any request leaves
     // (the browser reports the blocked request to the page's driver).
@@ -156,7 +156,7 @@ describe.each(BROWSERS)('navigation consent in %s', (kind) => {
     const later = await tool('click', { selector: '#later' });
     // Usually the click has been answered by then; on a slow machine the page may go while it still runs, and the
     // click reports the stop itself. Either way the browser never sent the request.
-    if (later.isError) expect(later.error?.details, later.text).toEqual({ reason: 'navigation_blocked', origin: D() });
+    if (later.isError) expect(later.error?.details, later.text).toMatchObject({ reason: 'navigation_blocked', origin: D() });
     expect(await blocked).toBe(laterUrl);
     // Enter in the form's field submits it: read before, refused.
     await show(start);
@@ -167,11 +167,11 @@ describe.each(BROWSERS)('navigation consent in %s', (kind) => {
     const code = tool('evaluate', { expression: `location.href = ${JSON.stringify(to)}` });
     await answerPrompt(rig, { capability: 'exec', origin: A() }, 'allow_once', page);
     const ran = await code;
-    expect(ran.error?.details).toEqual({ reason: 'navigation_blocked', origin: D() });
+    expect(ran.error?.details).toMatchObject({ reason: 'navigation_blocked', origin: D() });
     // A redirect from an allowed page to the denied origin is stopped the same way.
     const redirected = await tool('navigate', { url: `${A()}/redirect?to=${encodeURIComponent(to)}` });
     expect(redirected.error?.code).toBe('permission_denied');
-    expect(redirected.error?.details).toEqual({ reason: 'navigation_blocked', origin: D() });
+    expect(redirected.error?.details).toMatchObject({ reason: 'navigation_blocked', origin: D() });
     // (The person's own visit in the first test is the only request D ever heard.)
     expect(landed(D()).map((h) => h.url)).toEqual(['/land.html?by-the-person']);
     expect(await promptCards(rig)).toEqual([]);

@@ -97,6 +97,8 @@ describe.each(BROWSERS)('what a page can see of Oriel in %s', (kind) => {
     const top = [
       // document.modelContext (Oriel's, where the browser has none: both browsers here).
       'documentKeys', 'modelContextIn', 'natives.document.modelContext',
+      // navigator.modelContext (Oriel's, for pages whose polyfill or library uses the older shape).
+      'navigatorModelContextIn', 'natives.navigator.modelContext',
       // alert, confirm and prompt: the same descriptors, names and lengths, another Function.prototype.toString.
       'natives.window.alert', 'natives.window.confirm', 'natives.window.prompt',
       // HTMLElement.prototype.attachInternals: likewise.

@@ -121,3 +121,15 @@ describe('decide', () => {
     expect(() => effectOf('allow_session', need({ capability: 'read' }), 'x', 0)).toThrow();
   });
 });
+
+describe('hosts with a trailing dot', () => {
+  const deny = (place: Rule['place']): Rule => ({ id: 'd', effect: 'deny', capability: 'act', place, created: 0 });
+  const need = (origin: string): Need => ({ capability: 'act', origin, tab: 1, top: true });
+  it('a denial of localhost holds for localhost. (one host to DNS), as a place of either kind and either way round', () => {
+    expect(decide(need('http://localhost.:8080'), [deny({ kind: 'host', scheme: 'http', host: 'localhost' })], []).kind).toBe('deny');
+    expect(decide(need('http://localhost.:8080'), [deny({ kind: 'origin', origin: 'http://localhost:8080' })], []).kind).toBe('deny');
+    expect(decide(need('http://localhost:8080'), [deny({ kind: 'origin', origin: 'http://localhost.:8080' })], []).kind).toBe('deny');
+    expect(decide(need('http://localhost.evil.example'), [deny({ kind: 'host', scheme: 'http', host: 'localhost' })], []).kind).toBe('ask');
+  });
+});
+

@@ -57,4 +57,17 @@ describe('tool policy on the MCP server', () => {
     expect(called.isError).toBe(true);
     expect(called.structuredContent?.error?.code).toBe('operation_disabled');
   });
+
+  it('answers a tool name every object inherits (__proto__, constructor) as unknown, not as disabled', async () => {
+    const client = await connect(createMcpServer(env(new Set())));
+    for (const name of ['__proto__', 'constructor', 'toString', 'no_such_tool']) {
+      const refused = await client.callTool({ name, arguments: {} }).then(() => undefined, (err: unknown) => err as Error);
+      expect(refused?.message, name).toContain(`Tool ${JSON.stringify(name)} not found`);
+      expect(refused?.message, name).toContain('call_tab_operation');
+      expect(refused?.message, name).not.toContain('disabled');
+    }
+    // Oriel's own tools still reach their handlers.
+    const sessions = (await client.callTool({ name: 'list_sessions', arguments: {} })) as { structuredContent?: { error?: { code: string } } };
+    expect(sessions.structuredContent?.error?.code).not.toBe('invalid_argument');
+  });
 });

@@ -48,8 +48,18 @@ describe('navigation guard rules', () => {
   });
 
   it('escapes the host in its patterns and leaves opaque origins out', () => {
-    expect(placePattern({ kind: 'origin', origin: 'https://a.example' })).toBe('^https://a\\.example/');
+    expect(placePattern({ kind: 'origin', origin: 'https://a.example' })).toBe('^https://a\\.example\\.?/');
     expect(placePattern({ kind: 'origin', origin: 'null' })).toBeUndefined();
     expect(guardRules(7, ['null'], [], [], 1).map((r) => r.action.type)).toEqual(['block']);
+  });
+
+  it('a denial of localhost blocks localhost. (the same host, with its trailing dot) and the other way round', () => {
+    const deny = (place: Parameters<typeof placePattern>[0]) => [rule('deny', 'act', place)];
+    expect(verdict(deny({ kind: 'host', scheme: 'http', host: 'localhost' }), [], 'http://localhost.:8080/')).toBe(DENIED);
+    expect(verdict(deny({ kind: 'origin', origin: 'http://localhost:8080' }), [], 'http://localhost.:8080/x')).toBe(DENIED);
+    expect(verdict(deny({ kind: 'origin', origin: 'http://localhost.:8080' }), [], 'http://localhost:8080/')).toBe(DENIED);
+    // Still not a longer host, nor another port (blocked there only as any navigation under the guard is).
+    expect(verdict(deny({ kind: 'origin', origin: 'http://localhost:8080' }), [], 'http://localhost.evil.example:8080/')).not.toBe(DENIED);
+    expect(verdict(deny({ kind: 'origin', origin: 'http://localhost:8080' }), [], 'http://localhost.:8081/')).not.toBe(DENIED);
   });
 });

@@ -1,7 +1,7 @@
 // The upload tool's file access (broker/mcp/files.ts, folder-open.ts) on real files: what is read and what is refused,
 // the symlink race run against it, FIFOs that must not stall the hub, and the one-at-a-time bound on file work.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,6 +23,8 @@ beforeAll(() => {
   symlinkSync(path.join(tmp, 'secret.txt'), path.join(folder, 'out-link.txt'));
   symlinkSync('note.txt', path.join(folder, 'in-link.txt'));
   symlinkSync('sub', path.join(folder, 'sub-link'));
+  // A hard link inside the folder to a file outside it: the same file under a second name.
+  linkSync(path.join(tmp, 'secret.txt'), path.join(folder, 'hard-link.txt'));
   execFileSync('mkfifo', [path.join(folder, 'pipe')]);
   writeFileSync(path.join(folder, 'big.bin'), Buffer.alloc(800 * 1024));
 });
@@ -50,6 +52,13 @@ describe.each<FolderOpenMethod>(['fd-walk', 'top-level'])('upload files opened b
       expect(await outcome(read([p])), p).toBe('permission_denied');
     }
     const err = await read(['out-link.txt']).catch((e: unknown) => toErrorData(e));
+    expect(JSON.stringify(err)).not.toContain(tmp);
+  });
+
+  it('refuses a file with more than one hard link, saying why: its other name may be outside the folder', async () => {
+    const err = await read(['hard-link.txt']).then(() => undefined, (e: unknown) => toErrorData(e));
+    expect(err?.code).toBe('permission_denied');
+    expect(err?.message).toContain('hard links');
     expect(JSON.stringify(err)).not.toContain(tmp);
   });
 

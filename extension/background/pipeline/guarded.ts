@@ -2,6 +2,7 @@
 // (../nav-guard.ts), which stops top-level navigations to origins without an act grant before any request leaves, and
 // a call whose navigation was stopped fails saying so (docs/architecture.md, "Consent").
 import { OrielError, orielError } from '../../../shared/errors.js';
+import { returnFromBlock, topFrameUrl, type AfterBlock } from '../blocked-return.js';
 import { guardTab, type Blocked } from '../nav-guard.js';
 import type { CallState } from './types.js';
 
@@ -12,6 +13,10 @@ const NAVIGATION_GUARD_MS = 30_000;
 /**
  * How long the blocks of origins the person always denies outlast an agent's call, ms: pages often navigate a moment
  * after the action that caused it (a timer, a fetch that completes). Other navigations are free as the call ends.
+ * A time, not "until the person's next navigation": the blocks stop the person too (the rules cannot tell who
+ * navigates), so a person following a link to a denied origin would be stopped with nothing to end the block — their
+ * navigation is the one blocked — and neither browser says reliably whether a navigation was the person's (a page's
+ * script after a click reports as a link in Chromium; Firefox's transition types are coarser).
  */
 const DENIED_LINGER_MS = 15_000;
 
@@ -24,21 +29,28 @@ const DENIED_LINGER_MS = 15_000;
  */
 export async function underNavigationGuard(state: CallState, run: (state: CallState) => Promise<unknown>): Promise<unknown> {
   const t = state.target!;
+  // Where the tab was, to load it again should the browser leave it on an error page for a stopped navigation.
+  const before = await topFrameUrl(state.tab);
+  /** The error for a stopped navigation, once the tab is off the browser's error page (../blocked-return.ts). */
+  const failure = async (blocked: Blocked) => blockedError(state, blocked, await returnFromBlock(state.tab, blocked.origin, before));
   const guard = await guardTab(state.tab, [t.topOrigin, t.origin, ...(t.destination !== undefined ? [t.destination] : [])]);
   // navigate without waiting returns while its navigation is under way: the guard stays until it commits or fails.
   let releaseLater = false;
   const watch = watchTopFrame(state.tab);
   try {
+    // Raced as the stop itself, so that the call's own failure (the browser's report of the blocked load) cannot win.
     const stopped = guard.stopped.then((blocked) => {
-      throw blockedError(state, blocked);
+      throw new Stopped(blocked);
     });
-    const value = await Promise.race([run(state), stopped]);
+    const value = await Promise.race([run(state), stopped]).catch(async (err: unknown) => {
+      throw err instanceof Stopped ? await failure(err.blocked) : err;
+    });
     // The navigation the call started may be stopped a moment after the page answered.
     const reported = (value as { navigation_started?: unknown } | null)?.navigation_started === true;
     if (state.op !== 'navigate' && (watch.pending() || (reported && !watch.settled()))) {
-      await Promise.race([watch.settles(NAVIGATION_SETTLE_MS), stopped]);
+      await Promise.race([watch.settles(NAVIGATION_SETTLE_MS), stopped]).catch(() => undefined);
       const blocked = guard.blocked();
-      if (blocked) throw blockedError(state, blocked);
+      if (blocked) throw await failure(blocked);
     }
     if (state.op === 'navigate' && state.args.wait_until === 'none') {
       releaseLater = true;
@@ -51,13 +63,28 @@ export async function underNavigationGuard(state: CallState, run: (state: CallSt
   }
 }
 
-/** The error for a call whose navigation the guard stopped: what was done, where it was going, what to do. */
-function blockedError(state: CallState, blocked: Blocked): OrielError {
+/** The guard's stop, thrown through the race with the call. */
+class Stopped extends Error {
+  constructor(readonly blocked: Blocked) {
+    super('navigation stopped');
+  }
+}
+
+/** Where the tab is after the stop, in words for the agent. */
+function whereNow(after: AfterBlock): string {
+  if (!after.url) return '';
+  if (after.tab === 'returned') return ` The browser had left the tab on its error page; Oriel loaded the page it showed before again: ${after.url} (its unsaved state is lost).`;
+  if (after.tab === 'error_page') return ` The tab shows the browser's error page for ${after.url}: navigate to go on.`;
+  return ` The tab still shows ${after.url}.`;
+}
+
+/** The error for a call whose navigation the guard stopped: what was done, where it was going, where the tab is, what to do. */
+function blockedError(state: CallState, blocked: Blocked, after: AfterBlock): OrielError {
   const why = blocked.denied ? `the user always denies act on ${blocked.origin}` : `the user has not allowed act on ${blocked.origin}`;
   const done = state.op === 'navigate' ? 'The page redirected' : `The ${state.op} was carried out, but the page it acted on then navigated`;
-  return orielError('permission_denied', `${done} to ${blocked.origin}; Oriel stopped that before any request left, since ${why}.`, {
+  return orielError('permission_denied', `${done} to ${blocked.origin}; Oriel stopped that before any request left, since ${why}.${whereNow(after)}`, {
     next: blocked.denied ? "do without it, or ask the user to remove the rule in Oriel's options" : `navigate to the page on ${blocked.origin} itself: the user is asked`,
-    details: { reason: 'navigation_blocked', origin: blocked.origin },
+    details: { reason: 'navigation_blocked', origin: blocked.origin, ...(after.url && { tab: after.tab, url: after.url }) },
   });
 }
 
