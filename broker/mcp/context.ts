@@ -11,9 +11,8 @@ import { downloadView, type DownloadRecord } from '../hub/downloads.js';
 import { readDownload } from './download-read.js';
 import { createMcpServer } from './server.js';
 import { TOOLS } from './tools/index.js';
+import { budgetMs, LEASE_WAIT_BUDGET, opBudgetMs } from './tools/budget.js';
 
-/** Default page-call deadline when a tool gives none, ms. */
-export const DEFAULT_CALL_TIMEOUT_MS = 30_000;
 /** No page call may run longer than this, ms. */
 export const MAX_CALL_TIMEOUT_MS = 120_000;
 /** Shortest page-call budget, ms. */
@@ -24,8 +23,6 @@ export interface CallTarget {
   session?: string;
   document?: string;
   lease?: string;
-  /** The tool's deadline defaults, ms. */
-  timeout?: { default: number; max: number };
   /** Told when the call starts waiting on the person's permission prompt (until when, ms since the epoch). */
   onPrompt?: (until: number) => void;
   /** Asks that prompt in the client's app too, where the person allows it (broker/mcp/ask-in-app.ts). */
@@ -33,15 +30,12 @@ export interface CallTarget {
 }
 
 /**
- * The context of one tool call by `caller`. `callPage` turns the tool's budget (its own or the tool's default, clamped
- * to the tool's and Oriel's maximum) into the call's absolute deadline, which the hub, the background and the content
- * script only read.
+ * The context of one tool call by `caller`. `callPage` turns the operation's budget for its arguments
+ * (./tools/budget.ts), kept within Oriel's bounds, into the call's absolute deadline, which the hub, the background and
+ * the content script only read.
  */
 export function makeToolContext(hub: Hub, caller: Caller, signal: AbortSignal, target: CallTarget = {}): ToolContext {
-  const budget = (requested: number | undefined) => {
-    const max = Math.min(target.timeout?.max ?? MAX_CALL_TIMEOUT_MS, MAX_CALL_TIMEOUT_MS);
-    return Math.min(Math.max(requested ?? target.timeout?.default ?? DEFAULT_CALL_TIMEOUT_MS, MIN_CALL_TIMEOUT_MS), max);
-  };
+  const deadline = (ms: number) => Date.now() + Math.min(Math.max(ms, MIN_CALL_TIMEOUT_MS), MAX_CALL_TIMEOUT_MS);
   const common = {
     caller,
     signal,
@@ -85,12 +79,12 @@ export function makeToolContext(hub: Hub, caller: Caller, signal: AbortSignal, t
       const session = hub.sessions.resolve(target.session);
       return readUploadFiles(hub.uploadFolder(session.instance), paths, { signal });
     },
-    async callPage(op, args, options = {}) {
+    async callPage(op, args) {
       const value = await hub.callPage({
         ...common,
         op,
         args,
-        deadline: Date.now() + budget(options.timeoutMs),
+        deadline: deadline(opBudgetMs(op, args)),
         ...(target.document !== undefined && { document: target.document }),
         ...(target.onPrompt && { onPrompt: target.onPrompt }),
         ...(target.onAsk && { onAsk: target.onAsk }),
@@ -107,7 +101,7 @@ export function makeToolContext(hub: Hub, caller: Caller, signal: AbortSignal, t
       return value;
     },
     acquireLease(options) {
-      return hub.acquireLease({ ...common, deadline: Date.now() + budget(options.timeoutMs), ...(options.ttlMs !== undefined && { ttlMs: options.ttlMs }) });
+      return hub.acquireLease({ ...common, deadline: deadline(budgetMs(LEASE_WAIT_BUDGET, { timeout_ms: options.timeoutMs })), ...(options.ttlMs !== undefined && { ttlMs: options.ttlMs }) });
     },
     releaseLease(lease) {
       return hub.releaseLease(lease, caller);
