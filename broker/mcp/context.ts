@@ -1,6 +1,6 @@
 // Builds the narrow ToolContext a tool handler receives from the hub's state. The one place a call's deadline is set.
 import type { Hub } from '../hub/hub.js';
-import type { AppAsk } from '../hub/app-asks.js';
+import type { CallTarget } from './call-target.js';
 import { sessionId } from '../hub/sessions.js';
 import type { Caller } from '../../shared/call.js';
 import { orielError } from '../../shared/errors.js';
@@ -17,17 +17,6 @@ import { budgetMs, LEASE_WAIT_BUDGET, opBudgetMs } from './tools/budget.js';
 export const MAX_CALL_TIMEOUT_MS = 120_000;
 /** Shortest page-call budget, ms. */
 const MIN_CALL_TIMEOUT_MS = 100;
-
-/** The common arguments of one call: which session, the optional document guard, the lease it runs under. */
-export interface CallTarget {
-  session?: string;
-  document?: string;
-  lease?: string;
-  /** Told when the call starts waiting on the person's permission prompt (until when, ms since the epoch). */
-  onPrompt?: (until: number) => void;
-  /** Asks that prompt in the client's app too, where the person allows it (broker/mcp/ask-in-app.ts). */
-  onAsk?: (ask: AppAsk) => void;
-}
 
 /**
  * The context of one tool call by `caller`. `callPage` turns the operation's budget for its arguments

@@ -9,7 +9,7 @@ import { TOOLS } from './tools/index.js';
 import { boundText } from './bounds.js';
 import { escapeBare } from '../../shared/snapshot/escape.js';
 import { commonArgs } from './tools/define.js';
-import type { CallTarget } from './context.js';
+import type { CallTarget } from './call-target.js';
 import { SERVER_VERSION } from '../common/version.js';
 import { COMMON_ARGS, listedTool, serverInstructions, type ListedTool } from './listing.js';
 import { answerSchema, askThroughClient, canAskForms, questionText, type ElicitingRequest } from './ask-in-app.js';
