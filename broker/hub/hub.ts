@@ -1,9 +1,10 @@
-// The hub's state: connected browsers, the session table, the scheduler (queues and leases) and pending page calls
-// (docs/architecture.md). Socket plumbing lives in server.ts; MCP connections in broker/mcp.
+// The hub's state: connected browsers, the session table, the scheduler (queues and leases) and who owns each pending
+// page call (docs/architecture.md); the calls' timers and settling are ./pending.ts. Socket plumbing lives in
+// server.ts; MCP connections in broker/mcp.
 import { errorData, OrielError } from '../../shared/errors.js';
 import type { BrowserEvent, BrowserInfo, BrowserToHub, HubToBrowser, PromptInfo, TabInfo } from '../../shared/protocol.js';
 import { OPS, type PublicOpName } from '../../shared/ops.js';
-import { remainingMs, type Caller, type PageCall } from '../../shared/call.js';
+import type { Caller } from '../../shared/call.js';
 import type { Logger } from '../common/log.js';
 import { RECONNECT_GRACE_MS, SessionTable, sessionId, type Session } from './sessions.js';
 import { Scheduler, type Slot } from './scheduler.js';
@@ -13,6 +14,7 @@ import { ClientTable } from './clients.js';
 import { BridgeBuffers } from './bridge.js';
 import { AppAsks, type AppAsk } from './app-asks.js';
 import { DownloadStore } from './downloads.js';
+import { PendingCalls } from './pending.js';
 
 /** A connected browser as the hub sees it: a way to send frames, and who it is. */
 export interface BrowserLink {
@@ -20,35 +22,6 @@ export interface BrowserLink {
   /** Sends one frame; throws RangeError if it exceeds the browser's 1 MB cap. */
   send(message: HubToBrowser): void;
   close(): void;
-}
-
-interface PendingCall {
-  id: number;
-  op: PublicOpName;
-  session: string;
-  instance: string;
-  tab: number;
-  /** The caller's client id (its calls are cancelled when it disconnects). */
-  client: string;
-  /** The tab's top document when the call was sent (a surviving navigate completes on another one). */
-  documentBefore?: string;
-  /** Set when the browser went away while this navigate was pending: it completes with the tab's next document. */
-  survived?: boolean;
-  /** The operation's own budget, ms: a call resumed after a prompt never gets more than this left. */
-  budget: number;
-  /** (Re)arms the one timer that answers the call if the browser does not: at `at` (ms since the epoch), with `error`. */
-  arm(at: number, error: () => OrielError): void;
-  /** Told when the call starts waiting on a permission prompt (until `until`, ms since the epoch). */
-  onPrompt?: (until: number) => void;
-  /** Asks the prompt in the caller's app too (./app-asks.ts), where the person allows it for this client. */
-  onAsk?: (ask: AppAsk) => void;
-  caller: Caller;
-  /** The call's turn on its session: given up while it waits on a prompt, so other calls on the tab run meanwhile. */
-  slot: Slot;
-  /** Set while the turn is given up: waits until the call has the session again. */
-  resumeTurn?: () => Promise<void>;
-  resolve(value: unknown): void;
-  reject(err: OrielError): void;
 }
 
 /** One page call as a client asks it of the hub ({@link Hub.callPage}); the hub adds the session's tab and the id. */
@@ -100,13 +73,6 @@ export interface LeaseView {
   maxUntil: number;
 }
 
-/** The hub answers a call this long after its deadline at the latest, so the browser's own diagnosis arrives first, ms. */
-export const ANSWER_SLACK_MS = 250;
-/** The hub's backstop after a permission prompt's end: the browser, which settles the prompt, answers first, ms. */
-const PROMPT_SLACK_MS = 2_000;
-/** Longest a call may wait on a permission prompt (the options page allows 600 s), ms. */
-export const MAX_PROMPT_WAIT_MS = 600_000;
-
 export class Hub {
   readonly sessions = new SessionTable();
   /** Connected MCP clients: id → name (known callers). */
@@ -124,7 +90,11 @@ export class Hub {
   private readonly since = new WeakMap<BrowserLink, number>();
   /** Who runs next on each session: arrival order, leases, bounds. */
   readonly scheduler = new Scheduler();
-  private readonly pending = new Map<number, PendingCall>();
+  /** Page calls sent to a browser and not answered yet. */
+  private readonly pending = new PendingCalls({
+    send: (instance, frame) => this.browsers.get(instance)?.send(frame),
+    ended: (id) => this.appAsks.withdraw(id),
+  });
   /** Per browser instance: the folder the person lets agents upload files from (policy events). */
   private readonly uploadFolders = new Map<string, string>();
   /** Each browser's tool policy (kept through its reconnect grace). */
@@ -142,7 +112,6 @@ export class Hub {
     }
   });
   private disabled: ReadonlySet<string> = new Set();
-  private nextId = 1;
   private holds = 0;
 
   constructor(private readonly log: Logger) {
@@ -254,8 +223,7 @@ export class Hub {
         this.sessions.setTabs(instance, link.info.name, message.tabs);
         return;
       case 'result': {
-        const call = this.pending.get(message.id);
-        if (!call || call.instance !== instance) return;
+        if (!this.pending.of(instance, message.id)) return;
         if (message.ok) this.settle(message.id, undefined, message.value);
         else this.settle(message.id, new OrielError(message.error ?? errorData('internal', 'The browser reported a failure without details.')));
         return;
@@ -335,49 +303,20 @@ export class Hub {
         this.downloads.update(instance, event.download);
         break;
       case 'call_suspended': {
-        // The call waits on the person, under the prompt's budget: its own deadline stops until the prompt is settled.
-        const call = this.pending.get(event.call);
-        if (!call || call.instance !== instance) break;
-        const until = Math.min(event.until, Date.now() + MAX_PROMPT_WAIT_MS);
-        const seconds = Math.max(1, Math.round((until - Date.now()) / 1000));
-        call.arm(until + PROMPT_SLACK_MS, () => new OrielError(errorData('permission_timeout', `"${call.op}" waited for the user's permission and got no answer within ${seconds} s.`)));
-        // The person may take a while: the tab's other calls run meanwhile (the browser holds this one until its turn).
-        // One call per tab steps aside at a time, so a client flooding a tab with calls that ask cannot raise a prompt
-        // per call: a second asking call keeps the tab until its own prompt is settled.
-        const asideAlready = [...this.pending.values()].some((c) => c !== call && c.session === call.session && c.resumeTurn);
-        if (!asideAlready) {
-          try {
-            call.resumeTurn ??= call.slot.suspend();
-          } catch {
-            /* not the running call of its session (it already gave up its turn): nothing to give up */
-          }
-        }
-        call.onPrompt?.(until);
+        // The call waits on the person, under the prompt's budget, and the tab's other calls run meanwhile (./pending.ts).
+        const suspended = this.pending.suspend(instance, event.call, event.until);
+        if (!suspended) break;
+        const { call, until } = suspended;
         // The calling client's app asks too where the person allows it; a question still out for the call is withdrawn.
         this.appAsks.withdraw(call.id);
         if (event.prompt && call.onAsk && this.mayAskInApp(instance, call.caller.id)) this.appAsks.start(call.id, call.caller, instance, event.prompt, until, call.onAsk);
         break;
       }
       case 'call_resumed': {
-        // Allowed: the call goes on with the budget it had left, never more than its own.
-        const call = this.pending.get(event.call);
-        if (!call || call.instance !== instance) break;
-        this.appAsks.withdraw(call.id);
-        const deadline = Math.min(event.deadline, Date.now() + call.budget);
-        call.arm(deadline + ANSWER_SLACK_MS, () => new OrielError(errorData('timeout', `"${call.op}" did not finish within ${call.budget} ms (after the user's permission). The page may still complete it: snapshot to see its state.`)));
-        // The call goes on once it has the session again, ahead of calls that arrived after it.
-        const resume = call.resumeTurn;
-        call.resumeTurn = undefined;
-        const go = () => {
-          if (!this.pending.has(call.id)) return;
-          try {
-            this.browsers.get(instance)?.send({ t: 'turn', id: call.id });
-          } catch {
-            /* the browser went away: the call settles as browser_disconnected */
-          }
-        };
-        if (!resume) go();
-        else resume().then(go, (err: unknown) => this.settle(call.id, err instanceof OrielError ? err : new OrielError(errorData('lease_expired', 'The lease this call ran under ended while it waited for the permission prompt.'))));
+        // Allowed: the call goes on with the budget it had left, never more than its own, once it has its turn again.
+        if (!this.pending.of(instance, event.call)) break;
+        this.appAsks.withdraw(event.call);
+        this.pending.resume(instance, event.call, event.deadline);
         break;
       }
     }
@@ -454,9 +393,7 @@ export class Hub {
     if (!session) throw new OrielError(errorData('session_gone', `Session ${sessionIdValue} has ended.`));
     const link = this.browsers.get(session.instance);
     if (!link || !session.connected) throw new OrielError(errorData('browser_disconnected', 'The browser holding this tab is not connected right now; it may be restarting. Retry in a few seconds.'));
-    const id = this.nextId++;
-    const envelope: PageCall = {
-      id,
+    const envelope = {
       op,
       args: request.args,
       session: session.id,
@@ -466,67 +403,19 @@ export class Hub {
       capability: OPS[op].capability,
       ...(request.document !== undefined && { document: request.document }),
     };
-    const signal = request.signal;
-    return new Promise<unknown>((resolve, reject) => {
-      const budget = remainingMs(request.deadline);
-      let timer: NodeJS.Timeout | undefined;
-      const onAbort = () => this.settle(id, new OrielError(errorData('cancelled', `"${op}" was cancelled by the client.`)));
-      const call: PendingCall = {
-        id,
-        op,
-        session: session.id,
-        instance: session.instance,
-        tab: session.tab,
-        client: request.caller.id,
-        caller: request.caller,
-        ...(request.onAsk && { onAsk: request.onAsk }),
-        ...(session.info.document !== undefined && { documentBefore: session.info.document }),
-        budget,
-        slot,
-        arm: (at, error) => {
-          clearTimeout(timer);
-          timer = setTimeout(() => this.settle(id, error()), remainingMs(at));
-        },
-        ...(request.onPrompt && { onPrompt: request.onPrompt }),
-        resolve: (v) => {
-          clearTimeout(timer);
-          signal?.removeEventListener('abort', onAbort);
-          resolve(v);
-        },
-        reject: (e) => {
-          clearTimeout(timer);
-          signal?.removeEventListener('abort', onAbort);
-          reject(e);
-        },
-      };
-      call.arm(request.deadline + ANSWER_SLACK_MS, () => new OrielError(errorData('timeout', `"${op}" did not finish within ${budget} ms. The page may still complete it: snapshot to see its state.`)));
-      this.pending.set(id, call);
-      signal?.addEventListener('abort', onAbort, { once: true });
-      try {
-        link.send({ t: 'call', call: envelope });
-      } catch (err) {
-        this.settle(id, new OrielError(errorData('too_large', `The request is too large to send to the browser (${err instanceof Error ? err.message : 'over 1 MB'}).`)));
-      }
+    return this.pending.start(envelope, {
+      instance: session.instance,
+      slot,
+      ...(session.info.document !== undefined && { documentBefore: session.info.document }),
+      ...(request.signal && { signal: request.signal }),
+      ...(request.onPrompt && { onPrompt: request.onPrompt }),
+      ...(request.onAsk && { onAsk: request.onAsk }),
     });
   }
 
-  /** Settles a pending call once; failures other than the page's own answer send a best-effort cancel to the page. */
+  /** Settles a pending call once (./pending.ts). */
   private settle(id: number, error: OrielError | undefined, value?: unknown): void {
-    const call = this.pending.get(id);
-    if (!call) return;
-    this.pending.delete(id);
-    this.appAsks.withdraw(id);
-    if (error) {
-      const code = error.code;
-      if (code === 'timeout' || code === 'cancelled' || code === 'session_gone' || code === 'permission_timeout' || code === 'lease_expired') {
-        try {
-          this.browsers.get(call.instance)?.send({ t: 'cancel', id });
-        } catch {
-          /* best effort */
-        }
-      }
-      call.reject(error);
-    } else call.resolve(value);
+    this.pending.settle(id, error, value);
   }
 
   /**

@@ -1,6 +1,6 @@
 // Builds the narrow ToolContext a tool handler receives from the hub's state. The one place a call's deadline is set.
 import type { Hub } from '../hub/hub.js';
-import type { AppAsk } from '../hub/app-asks.js';
+import type { CallTarget } from './call-target.js';
 import { sessionId } from '../hub/sessions.js';
 import type { Caller } from '../../shared/call.js';
 import { orielError } from '../../shared/errors.js';
@@ -10,42 +10,23 @@ import { readUploadFiles } from './files.js';
 import { downloadView, type DownloadRecord } from '../hub/downloads.js';
 import { readDownload } from './download-read.js';
 import { mayReadOrigin } from './read-grant.js';
-import { linkResult, readResult, type LinkScope } from './resources.js';
+import { linkResult, readResult } from './resources.js';
 import { createMcpServer } from './server.js';
 import { TOOLS } from './tools/index.js';
+import { budgetMs, LEASE_WAIT_BUDGET, opBudgetMs } from './tools/budget.js';
 
-/** Default page-call deadline when a tool gives none, ms. */
-export const DEFAULT_CALL_TIMEOUT_MS = 30_000;
 /** No page call may run longer than this, ms. */
 export const MAX_CALL_TIMEOUT_MS = 120_000;
 /** Shortest page-call budget, ms. */
 const MIN_CALL_TIMEOUT_MS = 100;
 
-/** The common arguments of one call: which session, the optional document guard, the lease it runs under. */
-export interface CallTarget {
-  session?: string;
-  document?: string;
-  lease?: string;
-  /** The tool's deadline defaults, ms. */
-  timeout?: { default: number; max: number };
-  /** Told when the call starts waiting on the person's permission prompt (until when, ms since the epoch). */
-  onPrompt?: (until: number) => void;
-  /** Asks that prompt in the client's app too, where the person allows it (broker/mcp/ask-in-app.ts). */
-  onAsk?: (ask: AppAsk) => void;
-  /** Who owns the resource links this call makes, and the client's MCP revision (broker/mcp/resources.ts). */
-  links?: LinkScope;
-}
-
 /**
- * The context of one tool call by `caller`. `callPage` turns the tool's budget (its own or the tool's default, clamped
- * to the tool's and Oriel's maximum) into the call's absolute deadline, which the hub, the background and the content
- * script only read.
+ * The context of one tool call by `caller`. `callPage` turns the operation's budget for its arguments
+ * (./tools/budget.ts), kept within Oriel's bounds, into the call's absolute deadline, which the hub, the background and
+ * the content script only read.
  */
 export function makeToolContext(hub: Hub, caller: Caller, signal: AbortSignal, target: CallTarget = {}): ToolContext {
-  const budget = (requested: number | undefined) => {
-    const max = Math.min(target.timeout?.max ?? MAX_CALL_TIMEOUT_MS, MAX_CALL_TIMEOUT_MS);
-    return Math.min(Math.max(requested ?? target.timeout?.default ?? DEFAULT_CALL_TIMEOUT_MS, MIN_CALL_TIMEOUT_MS), max);
-  };
+  const deadline = (ms: number) => Date.now() + Math.min(Math.max(ms, MIN_CALL_TIMEOUT_MS), MAX_CALL_TIMEOUT_MS);
   const common = {
     caller,
     signal,
@@ -97,12 +78,12 @@ export function makeToolContext(hub: Hub, caller: Caller, signal: AbortSignal, t
       const session = hub.sessions.resolve(target.session);
       return readUploadFiles(hub.uploadFolder(session.instance), paths, { signal });
     },
-    async callPage(op, args, options = {}) {
+    async callPage(op, args) {
       const value = await hub.callPage({
         ...common,
         op,
         args,
-        deadline: Date.now() + budget(options.timeoutMs),
+        deadline: deadline(opBudgetMs(op, args)),
         ...(target.document !== undefined && { document: target.document }),
         ...(target.onPrompt && { onPrompt: target.onPrompt }),
         ...(target.onAsk && { onAsk: target.onAsk }),
@@ -119,7 +100,7 @@ export function makeToolContext(hub: Hub, caller: Caller, signal: AbortSignal, t
       return value;
     },
     acquireLease(options) {
-      return hub.acquireLease({ ...common, deadline: Date.now() + budget(options.timeoutMs), ...(options.ttlMs !== undefined && { ttlMs: options.ttlMs }) });
+      return hub.acquireLease({ ...common, deadline: deadline(budgetMs(LEASE_WAIT_BUDGET, { timeout_ms: options.timeoutMs })), ...(options.ttlMs !== undefined && { ttlMs: options.ttlMs }) });
     },
     releaseLease(lease) {
       return hub.releaseLease(lease, caller);

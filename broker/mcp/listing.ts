@@ -4,6 +4,9 @@
 // validation (broker/mcp/server.ts, which answers a value out of bounds with invalid_argument) and docs/tools.md.
 import { z } from 'zod';
 import type { ToolAnnotations, ToolDefinition } from './tools/types.js';
+import { listSessions } from './tools/sessions.js';
+import { acquireLease } from './tools/lease.js';
+import { snapshot } from './tools/snapshot.js';
 
 /** Arguments every tool accepts (docs/tools.md, "Shared arguments"); explained in {@link SHARED_ARGUMENTS}. */
 export const COMMON_ARGS = {
@@ -18,9 +21,9 @@ export type CommonArg = keyof typeof COMMON_ARGS;
  * instructions (sent once, at initialize) and docs/tools.md carry these texts; tools/list carries only their types.
  */
 export const SHARED_ARGUMENTS: Readonly<Record<string, string>> = {
-  session: 'the tab to work in: an id from list_sessions; may be omitted when exactly one tab is shared',
+  session: `the tab to work in: an id from ${listSessions.name}; may be omitted when exactly one tab is shared`,
   document: 'optional guard: a document id (doc=… in a snapshot); the call fails with stale_document if the tab now shows another document',
-  lease: 'an id from acquire_lease: the call runs under your hold on the tab (it names the session, so session may be omitted)',
+  lease: `an id from ${acquireLease.name}: the call runs under your hold on the tab (it names the session, so session may be omitted)`,
   handle: 'an element handle from a snapshot, e.g. "q7k2mzr4.3" (preferred; cell n of a row: the row handle followed by ":n"); pass it unchanged',
   selector: 'instead of a handle, a CSS selector matching exactly one element (selectors that could observe redacted content, like :has() or [value], are refused)',
   timeout_ms: 'the longest the tool waits, in milliseconds (for its target, a page load, a message, a lease holder)',
@@ -107,7 +110,7 @@ export function serverInstructions(tools: readonly ToolDefinition[]): string {
   const shared = Object.entries(SHARED_ARGUMENTS).map(([name, text]) => `- ${name}: ${text}.`);
   const usage = tools.filter((t) => t.usage).map((t) => `- ${t.name}: ${t.usage}.`);
   return [
-    'Oriel works in browser tabs the user shared. Start with list_sessions, then snapshot; act on elements by the handles the snapshot shows.',
+    `Oriel works in browser tabs the user shared. Start with ${listSessions.name}, then ${snapshot.name}; act on elements by the handles the snapshot shows.`,
     'Arguments many tools take:',
     ...shared,
     ...(usage.length ? ['More about some tools\' arguments:', ...usage] : []),

@@ -13,10 +13,10 @@ const log = logger('mcp-relay');
 type Id = string | number;
 
 /** Id prefix of the handshake the relay replays after a reconnect; its answer is not forwarded. */
-const REPLAY_PREFIX = 'oriel-relay-replay-';
+export const REPLAY_PREFIX = 'oriel-relay-replay-';
 
 /** What the relay remembers of the conversation, from the client's side. */
-class Conversation {
+export class Conversation {
   /** Requests sent to the hub and not answered yet: id → method and the raw line. */
   readonly pending = new Map<Id, { method: string; line: string }>();
   /** The legacy `initialize` request and `notifications/initialized`, to replay to a new hub. */
@@ -56,7 +56,7 @@ function parse(line: string): Record<string, unknown> | undefined {
 }
 
 /** The answer for a request the hub can no longer answer: a failed tool result for tool calls, else a JSON-RPC error. */
-function orphanAnswer(id: Id, method: string): string {
+export function orphanAnswer(id: Id, method: string): string {
   const e = errorData('browser_disconnected', 'The Oriel hub stopped while this call was running; it was not replayed. Check the page (snapshot) before retrying.');
   if (method === 'tools/call') {
     return JSON.stringify({ jsonrpc: '2.0', id, result: { isError: true, content: [{ type: 'text', text: errorText(e) }], structuredContent: { error: e } } });

@@ -8,9 +8,9 @@ import { errorData, toErrorData, type ErrorData } from '../../shared/errors.js';
 import type { ToolContext, ToolDefinition, ToolOutput } from './tools/types.js';
 import { TOOLS } from './tools/index.js';
 import { boundText } from './bounds.js';
-import { escapeBare, quote } from '../../shared/snapshot/escape.js';
-import type { DownloadView } from '../../shared/downloads.js';
-import type { CallTarget } from './context.js';
+import { escapeBare } from '../../shared/snapshot/escape.js';
+import { commonArgs } from './tools/define.js';
+import type { CallTarget } from './call-target.js';
 import { SERVER_VERSION } from '../common/version.js';
 import { COMMON_ARGS, listedTool, serverInstructions, type ListedTool } from './listing.js';
 import { answerSchema, askThroughClient, canAskForms, questionText, type ElicitingRequest } from './ask-in-app.js';
@@ -68,13 +68,6 @@ function resourceError(uri: string, err: unknown): ProtocolError {
 function revisionOf(server: McpServer, envelope: Record<string, unknown> | undefined): string | undefined {
   const own = envelope?.[PROTOCOL_VERSION_META_KEY];
   return typeof own === 'string' ? own : server.server.getNegotiatedProtocolVersion();
-}
-
-/** Adds the downloads a call's page actions started (docs/tools.md, "downloads") to its answer. */
-function withDownloads(out: ToolOutput, started: readonly DownloadView[]): ToolOutput {
-  if (started.length === 0) return out;
-  const lines = started.map((d) => `Download ${d.id}: ${quote(d.file)} (${d.mime}) ${d.state === 'refused' ? 'refused: no downloads folder chosen for agents' : d.state}${d.folder ? ` in ${quote(d.folder)}` : ''}`);
-  return { ...out, structured: { ...out.structured, downloads: started }, text: `${out.text}\n${lines.join('\n')}` };
 }
 
 /** The client's name: from the request's envelope (2026-07-28 era) or from initialize (2025 eras). */
@@ -168,11 +161,11 @@ export function createMcpServer(env: ServerEnvironment, tools: readonly ToolDefi
           );
           return errorResult(errorData('invalid_argument', `Invalid arguments for ${def.name}: ${issues.join('; ')}`));
         }
-        const { session, document, lease, ...args } = parsed.data as Record<string, unknown> & { session?: string; document?: string; lease?: string };
+        const { common, own: args } = commonArgs(parsed.data as Record<string, unknown>);
         const progress = progressReporter(ctx.mcpReq, def.name);
         try {
           const links = env.readResult ? { owner: env.clientId, revision: revisionOf(server, ctx.mcpReq.envelope as Record<string, unknown> | undefined) } : undefined;
-          const target: CallTarget = { session, document, lease, ...(def.timeout && { timeout: def.timeout }), ...(progress.onPrompt && { onPrompt: progress.onPrompt }), ...appAsking(server, ctx.mcpReq), ...(links && { links }) };
+          const target: CallTarget = { ...common, ...(progress.onPrompt && { onPrompt: progress.onPrompt }), ...appAsking(server, ctx.mcpReq), ...(links && { links }) };
           const clientName = clientNameOf(server, ctx.mcpReq.envelope);
           if (env.modernAsks && canAskForms((ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] as { elicitation?: unknown } | undefined)) {
             // 2026-07-28: the question goes back as input_required; the client's retry carries the answer.
@@ -182,14 +175,14 @@ export function createMcpServer(env: ServerEnvironment, tools: readonly ToolDefi
                 ? await env.modernAsks.resume(env.clientId, def.name, state, ctx.mcpReq.inputResponses?.[CONSENT_INPUT], ctx.mcpReq.signal)
                 : await env.modernAsks.start(env.clientId, def.name, ctx.mcpReq.signal, (onAsk, signal) => {
                     const context = env.context(signal, { ...target, onAsk }, clientName);
-                    return def.handler(args, context).then((out) => withDownloads(out, context.startedDownloads));
+                    return def.handler(args, context);
                   });
             if (step.kind === 'done') return successResult(step.result);
             const q = step.ask.question;
             return inputRequired({ inputRequests: { [CONSENT_INPUT]: inputRequired.elicit({ mode: 'form', message: questionText(q, step.ask.client), requestedSchema: answerSchema(q) }) }, requestState: step.token });
           }
           const context = env.context(ctx.mcpReq.signal, target, clientName);
-          return successResult(withDownloads(await def.handler(args, context), context.startedDownloads));
+          return successResult(await def.handler(args, context));
         } catch (err) {
           return errorResult(toErrorData(err));
         } finally {

@@ -1,8 +1,8 @@
 // `oriel native-host`: the relay the browser spawns (native messaging). Checks the caller's extension id, validates
 // every frame from the browser (size, JSON, known type) before it reaches the hub, and bounds what goes back.
 // stdout carries frames only; logs go to stderr. Counterpart: extension/background/native.ts.
-import { encodeFrame, FrameDecoder, HOST_TO_BROWSER_MAX_BYTES, INBOUND_MAX_BYTES } from '../../shared/framing.js';
-import { BrowserToHubSchema, type HubToBrowser } from '../../shared/protocol.js';
+import { encodeFrame, FrameDecoder, HOST_TO_BROWSER_MAX_BYTES, INBOUND_MAX_BYTES, type DecodedFrame } from '../../shared/framing.js';
+import { BrowserToHubSchema, type BrowserToHub, type HubToBrowser } from '../../shared/protocol.js';
 import { connectHub } from '../hub/spawn.js';
 import { errorData } from '../../shared/errors.js';
 import { logger } from '../common/log.js';
@@ -23,6 +23,32 @@ export function callerId(argv: readonly string[]): string | undefined {
   const last = argv[argv.length - 1];
   if (argv.length >= 2 && last && !last.startsWith('chrome-extension://') && /@|^\{/.test(last)) return last;
   return undefined;
+}
+
+/**
+ * What becomes of one frame from the browser: forwarded to the hub (`forward`: the frame, encoded for the hub socket)
+ * when it is a valid message, else refused with the reason the browser is told (`rejected` frame) — and, for a
+ * malformed `result` whose call id is readable, an error result the hub is sent instead, so the call settles at once
+ * rather than at its deadline.
+ */
+export type FrameVerdict = { forward: Uint8Array } | { reject: string; settle?: BrowserToHub };
+
+/** Judges one decoded frame from the browser ({@link FrameVerdict}). Never throws: a frame that cannot be checked is refused. */
+export function judgeBrowserFrame(frame: DecodedFrame): FrameVerdict {
+  if (frame.kind === 'oversized') return { reject: `frame of ${frame.bytes} bytes exceeds the ${INBOUND_MAX_BYTES}-byte limit` };
+  if (frame.kind === 'invalid_json') return { reject: `frame is not UTF-8 JSON (${frame.reason})` };
+  try {
+    // The frame as it came, not as parsed: the hub validates it again on arrival.
+    if (BrowserToHubSchema.safeParse(frame.value).success) return { forward: encodeFrame(frame.value, INBOUND_MAX_BYTES) };
+  } catch (err) {
+    // e.g. JSON nested too deeply to validate or encode again: refuse it like any other bad frame.
+    return { reject: `frame could not be checked (${(err as Error).message.slice(0, 100)})` };
+  }
+  const value = frame.value as { t?: unknown; id?: unknown } | null;
+  const id = value?.t === 'result' ? value.id : undefined;
+  const reject = 'unknown or malformed message type';
+  if (!Number.isSafeInteger(id)) return { reject };
+  return { reject, settle: { t: 'result', id: id as number, ok: false, error: errorData('internal', 'The extension sent a malformed result for this call.') } };
 }
 
 function writeFrame(message: HubToBrowser | Record<string, unknown>): void {
@@ -54,35 +80,16 @@ export async function runNativeHost(allowedIds: readonly string[], browserArgs: 
   const socket = await connectHub({ t: 'hello', role: 'browser', relay_pid: process.pid });
   const fromBrowser = new FrameDecoder(INBOUND_MAX_BYTES);
   const fromHub = new FrameDecoder(HOST_TO_BROWSER_MAX_BYTES);
-  const reject = (reason: string) => {
-    log.warn('rejected a frame from the browser', { reason });
-    writeFrame({ t: 'rejected', reason });
-  };
-
-  /** Forwards one decoded frame, or says why not. A malformed result still settles its call, as an error. */
-  const relay = (value: unknown) => {
-    if (BrowserToHubSchema.safeParse(value).success) {
-      socket.write(encodeFrame(value, INBOUND_MAX_BYTES));
-      return;
-    }
-    const id = (value as { t?: unknown; id?: unknown } | null)?.t === 'result' ? (value as { id: unknown }).id : undefined;
-    reject('unknown or malformed message type');
-    if (Number.isSafeInteger(id)) {
-      const error = errorData('internal', 'The extension sent a malformed result for this call.');
-      socket.write(encodeFrame({ t: 'result', id, ok: false, error }, INBOUND_MAX_BYTES));
-    }
-  };
-
   process.stdin.on('data', (chunk: Buffer) => {
     for (const frame of fromBrowser.push(chunk)) {
-      try {
-        if (frame.kind === 'oversized') reject(`frame of ${frame.bytes} bytes exceeds the ${INBOUND_MAX_BYTES}-byte limit`);
-        else if (frame.kind === 'invalid_json') reject(`frame is not UTF-8 JSON (${frame.reason})`);
-        else relay(frame.value);
-      } catch (err) {
-        // e.g. JSON nested too deeply to validate: refuse it like any other bad frame.
-        reject(`frame could not be checked (${(err as Error).message.slice(0, 100)})`);
+      const verdict = judgeBrowserFrame(frame);
+      if ('forward' in verdict) {
+        socket.write(verdict.forward);
+        continue;
       }
+      log.warn('rejected a frame from the browser', { reason: verdict.reject });
+      writeFrame({ t: 'rejected', reason: verdict.reject });
+      if (verdict.settle) socket.write(encodeFrame(verdict.settle, INBOUND_MAX_BYTES));
     }
   });
   process.stdin.on('end', () => {

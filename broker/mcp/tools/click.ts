@@ -1,18 +1,19 @@
 // click: one click on one element, with evidence of what happened. Page side: extension/content/actions/click.ts.
 import { ClickArgs, ClickResult } from '../../../shared/ops.js';
-import { orielError } from '../../../shared/errors.js';
 import { escapeBare } from '../../../shared/snapshot/index.js';
-import { dialogNote, noteOf } from './dialogs.js';
-import { defineTool } from './types.js';
+import type { ToolDefinition } from './types.js';
+import { defineTool, oneElement } from './define.js';
+import { type } from './input.js';
+import { navigate } from './navigate.js';
+import { snapshot } from './snapshot.js';
 
-export const click = defineTool({
+export const click: ToolDefinition = defineTool({
   name: 'click',
   title: 'Click an element',
-  description:
-    'Clicks an element as a person would, once clickable; says if the page changed. For fields use type.',
+  description: () => `Clicks an element as a person would, once clickable; says if the page changed. For fields use ${type.name}.`,
   usage: 'button left (default), middle or right; count 2 or 3 for a double or triple click; modifiers are held during it; x and y: a point in CSS px from its top-left (default the centre)',
-  notes: [
-    'Clicks one element in the shared tab, named by a handle from snapshot (or a CSS selector matching exactly one element). Waits until it is visible, enabled, still and not covered, scrolls it into view, then clicks as a person would. Returns what happened: dispatched, trusted, navigation started, DOM changed. To fill a field use type; to follow a URL use navigate.',
+  notes: () => [
+    `Clicks one element in the shared tab, named by a handle from ${snapshot.name} (or a CSS selector matching exactly one element). Waits until it is visible, enabled, still and not covered, scrolls it into view, then clicks as a person would. Returns what happened: dispatched, trusted, navigation started, DOM changed. To fill a field use ${type.name}; to follow a URL use ${navigate.name}.`,
     '',
     '- **Buttons and counts.** Each of the `count` presses is `pointerdown`, `mousedown` (its `detail` the click\'s',
     '  number), for `button: "right"` then `contextmenu` (`detail` 0), and each release `pointerup`, `mouseup`, then `click`',
@@ -35,18 +36,17 @@ export const click = defineTool({
   input: ClickArgs,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   capability: 'act',
-  timeout: { default: 10_000, max: 60_000 },
+  acting: true,
+  choose: [oneElement(() => snapshot)],
   async handler(args, ctx) {
-    if ((args.handle === undefined) === (args.selector === undefined)) throw orielError('invalid_argument', 'Give exactly one of handle or selector.', { next: 'snapshot' });
-    const timeoutMs = (args.timeout_ms ?? 5_000) + 5_000;
-    const value = ClickResult.parse(await ctx.callPage('click', args, { timeoutMs }));
+    const value = ClickResult.parse(await ctx.callPage('click', args));
     const effects = [value.navigation_started && 'navigation started', value.dom_changed && 'page changed'].filter(Boolean).join(', ') || 'no visible change';
     // A person's click of this kind opens the link in a new tab; Oriel's synthetic events cannot, and say so.
     const newTab = value.new_tab_session
       ? ` Opened ${escapeBare(value.new_tab_url ?? '')} in a new tab, shared as session ${value.new_tab_session}.`
       : value.new_tab_url
-        ? ` A person's click would open ${escapeBare(value.new_tab_url)} in a new tab; Oriel opened none (sharing opened tabs is off, or not an http(s) link): navigate there instead.`
+        ? ` A person's click would open ${escapeBare(value.new_tab_url)} in a new tab; Oriel opened none (sharing opened tabs is off, or not an http(s) link): ${navigate.name} there instead.`
         : '';
-    return { structured: value, text: `Clicked ${args.handle ?? value.handle ?? args.selector}${args.handle && value.handle && value.handle !== args.handle ? ` (it now shows something else, under the new handle ${value.handle})` : ''} (${value.trusted ? 'trusted' : 'synthetic'} input): ${effects}.${newTab}${noteOf(value.note)}${dialogNote(value.dialogs)}` };
+    return { structured: value, text: `Clicked ${args.handle ?? value.handle ?? args.selector}${args.handle && value.handle && value.handle !== args.handle ? ` (it now shows something else, under the new handle ${value.handle})` : ''} (${value.trusted ? 'trusted' : 'synthetic'} input): ${effects}.${newTab}` };
   },
 });

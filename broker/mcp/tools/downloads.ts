@@ -5,7 +5,9 @@ import { z } from 'zod';
 import type { DownloadView } from '../../../shared/downloads.js';
 import { quote } from '../../../shared/snapshot/escape.js';
 import { orielError } from '../../../shared/errors.js';
-import { defineTool } from './types.js';
+import type { ToolDefinition } from './types.js';
+import { defineTool } from './define.js';
+import { snapshot } from './snapshot.js';
 import { AS_ARG, AS_USAGE } from './link.js';
 
 const DownloadsArgs = z.object({
@@ -21,17 +23,16 @@ function line(d: DownloadView): string {
   return `${d.id}: ${quote(d.file)} ${d.mime} ${d.state} ${size} from ${d.origin} (${d.session}) ${where}`.trimEnd();
 }
 
-export const downloads = defineTool({
+export const downloads: ToolDefinition = defineTool({
   name: 'downloads',
   title: 'Downloaded files',
-  description: 'Files your actions downloaded: lists them, or reads one (text, CSV, JSON, PDF text). For a PDF tab use snapshot.',
+  description: () => `Files your actions downloaded: lists them, or reads one (text, CSV, JSON, PDF text). For a PDF tab use ${snapshot.name}.`,
   usage: `without id it lists; id reads one, waiting up to wait_ms for it to finish; cursor is the next_cursor of the last read; ${AS_USAGE} (any type, up to 6 MiB)`,
   input: DownloadsArgs,
   unlisted: ['as'],
   commonArgs: [],
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   capability: 'read',
-  timeout: { default: 30_000, max: 65_000 },
   async handler(args, ctx) {
     if (args.id === undefined) {
       if (args.as === 'link') throw orielError('invalid_argument', 'as "link" hands over one file: give its id (downloads without arguments lists them).');

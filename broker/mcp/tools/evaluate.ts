@@ -2,24 +2,26 @@
 // Page side: extension/background/ops/evaluate.ts.
 import { EvaluateArgs, EvaluateResult } from '../../../shared/ops.js';
 import { escapeJson } from '../../../shared/snapshot/escape.js';
-import { defineTool } from './types.js';
+import type { ToolDefinition } from './types.js';
+import { defineTool } from './define.js';
+import { click } from './click.js';
+import { type } from './input.js';
+import { extract, extractRows } from './read.js';
+import { snapshot } from './snapshot.js';
 
-export const evaluate = defineTool({
+export const evaluate: ToolDefinition = defineTool({
   name: 'evaluate',
   title: 'Run a JavaScript expression in the page',
-  description:
-    'Runs a JavaScript expression in the page, returning its JSON value; asks the user. Prefer snapshot, extract, click.',
+  description: () => `Runs a JavaScript expression in the page, returning its JSON value; asks the user. Prefer ${snapshot.name}, ${extract.name}, ${click.name}.`,
   usage:
     'a promise is awaited; max_chars bounds the result',
-  notes:
-    "Escape hatch: evaluates one JavaScript expression in the shared tab's own page context (awaiting a promise) and returns its JSON value, bounded. It can change the page. Each use waits for the user's permission unless they allowed it for longer: Oriel's popup shows them the code (permission_denied or permission_timeout otherwise; operation_disabled if they switched agents' code off). Works on pages whose CSP forbids eval once the user allows user scripts for Oriel; otherwise fails saying what to enable. Prefer snapshot, extract and extract_rows to read, click and type to act.",
+  notes: () =>
+    `Escape hatch: evaluates one JavaScript expression in the shared tab's own page context (awaiting a promise) and returns its JSON value, bounded. It can change the page. Each use waits for the user's permission unless they allowed it for longer: Oriel's popup shows them the code (permission_denied or permission_timeout otherwise; operation_disabled if they switched agents' code off). Works on pages whose CSP forbids eval once the user allows user scripts for Oriel; otherwise fails saying what to enable. Prefer ${snapshot.name}, ${extract.name} and ${extractRows.name} to read, ${click.name} and ${type.name} to act.`,
   input: EvaluateArgs,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   capability: 'exec',
-  timeout: { default: 15_000, max: 65_000 },
   async handler(args, ctx) {
-    const timeoutMs = (args.timeout_ms ?? 10_000) + 5_000;
-    const value = EvaluateResult.parse(await ctx.callPage('evaluate', args, { timeoutMs }));
+    const value = EvaluateResult.parse(await ctx.callPage('evaluate', args));
     const json = value.value === undefined ? 'undefined' : escapeJson(JSON.stringify(value.value));
     return { structured: value, text: `${value.type}: ${json}${value.truncated ? ' [truncated]' : ''}` };
   },

@@ -1,26 +1,25 @@
 // navigate: load a URL or move in history; every handle of the old document stops working.
 import { NavigateArgs, NavigateResult } from '../../../shared/ops.js';
-import { orielError } from '../../../shared/errors.js';
 import { escapeBare, quoteCapped } from '../../../shared/snapshot/escape.js';
 import { WITHHELD_NOTE } from '../../../shared/protocol.js';
-import { defineTool } from './types.js';
+import type { ToolDefinition } from './types.js';
+import { defineTool, exactlyOne } from './define.js';
+import { click } from './click.js';
 
-export const navigate = defineTool({
+export const navigate: ToolDefinition = defineTool({
   name: 'navigate',
   title: 'Load a URL or go back/forward/reload',
-  description:
-    'Loads a URL in the tab, or goes back, forward or reloads; old handles stop working. To follow a link prefer click.',
+  description: () => `Loads a URL in the tab, or goes back, forward or reloads; old handles stop working. To follow a link prefer ${click.name}.`,
   usage:
     'url, or action: back and forward move among the pages agents opened in this tab (not the browser history); wait_until none returns at once',
-  notes:
-    'Loads a URL in the shared tab, or goes back, forward or reloads, and waits for the page to load. Back and forward load again the previous or next page agents went through in this tab (URLs loaded or clicked to), not the browser history, which can skip pages opened without a user click. Every handle from the old page stops working: take a new snapshot afterwards. Returns the new document id. Refuses javascript: and browser-internal URLs. To activate a link on the page prefer click.',
+  notes: () =>
+    `Loads a URL in the shared tab, or goes back, forward or reloads, and waits for the page to load. Back and forward load again the previous or next page agents went through in this tab (URLs loaded or clicked to), not the browser history, which can skip pages opened without a user click. Every handle from the old page stops working: take a new snapshot afterwards. Returns the new document id. Refuses javascript: and browser-internal URLs. To activate a link on the page prefer ${click.name}.`,
   input: NavigateArgs,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   capability: 'act',
-  timeout: { default: 30_000, max: 120_000 },
+  choose: [exactlyOne(['url', 'action'])],
   async handler(args, ctx) {
-    if ((args.url === undefined) === (args.action === undefined)) throw orielError('invalid_argument', 'Give exactly one of url or action.');
-    const value = NavigateResult.parse(await ctx.callPage('navigate', args, { timeoutMs: (args.timeout_ms ?? 30_000) + 2_000 }));
+    const value = NavigateResult.parse(await ctx.callPage('navigate', args));
     const where = value.withheld ? `${escapeBare(value.url)} (${WITHHELD_NOTE})` : `${escapeBare(value.url)} (${quoteCapped(value.title, 300)})`;
     return { structured: value, text: `Now at ${where}${value.document ? `, doc=${value.document}` : ''}. Take a snapshot to see the page.` };
   },

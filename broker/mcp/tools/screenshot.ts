@@ -1,27 +1,26 @@
 // screenshot: a bounded, downscaled image of the visible tab or of one element.
 // Page side: extension/background/ops/screenshot.ts (capture, crop, scale) and content element_rect.
 import { ScreenshotArgs, ScreenshotResult } from '../../../shared/ops.js';
-import { orielError } from '../../../shared/errors.js';
-import { defineTool } from './types.js';
+import type { ToolDefinition } from './types.js';
+import { AT_MOST_ONE_ELEMENT, defineTool } from './define.js';
+import { snapshot } from './snapshot.js';
 import { AS_ARG, AS_USAGE } from './link.js';
 
-export const screenshot = defineTool({
+export const screenshot: ToolDefinition = defineTool({
   name: 'screenshot',
   title: 'Capture the tab or one element as an image',
-  description:
-    'Image of the visible tab or an element, for canvas, charts, layout. For text and handles use snapshot.',
+  description: () => `Image of the visible tab or an element, for canvas, charts, layout. For text and handles use ${snapshot.name}.`,
   usage:
     `format jpeg (default; quality) or png; max_width downscales (default 1280); ${AS_USAGE}`,
-  notes:
-    'Returns a downscaled image (JPEG by default) of what the shared tab shows, or of one element named by a handle or a CSS selector (scrolled into view first). The tab must be the visible tab of its window. Secret fields and regions the user redacted are painted out; an image of one alone is refused. Use it for canvas, charts, images and layout questions; to read text, names and handles use snapshot, which is far smaller.',
+  notes: () =>
+    `Returns a downscaled image (JPEG by default) of what the shared tab shows, or of one element named by a handle or a CSS selector (scrolled into view first). The tab must be the visible tab of its window. Secret fields and regions the user redacted are painted out; an image of one alone is refused. Use it for canvas, charts, images and layout questions; to read text, names and handles use ${snapshot.name}, which is far smaller.`,
   commonArgs: ['session', 'lease'],
   input: ScreenshotArgs.extend({ as: AS_ARG }),
   unlisted: ['as'],
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   capability: 'read',
-  timeout: { default: 15_000, max: 30_000 },
+  choose: [AT_MOST_ONE_ELEMENT],
   async handler(args, ctx) {
-    if (args.handle !== undefined && args.selector !== undefined) throw orielError('invalid_argument', 'Give at most one of handle or selector.');
     const { as, ...pageArgs } = args;
     const value = ScreenshotResult.parse(await ctx.callPage('screenshot', pageArgs));
     const { data, ...meta } = value;

@@ -2,7 +2,10 @@
 import { z } from 'zod';
 import { escapeBare, quoteCapped } from '../../../shared/snapshot/escape.js';
 import { WITHHELD_NOTE } from '../../../shared/protocol.js';
-import { defineTool, type SessionView } from './types.js';
+import { defineTool } from './define.js';
+import type { SessionView, ToolDefinition } from './types.js';
+import { acquireLease } from './lease.js';
+import { snapshot } from './snapshot.js';
 
 /** "read, act (shared); exec (one expression, this session); denied: exec (remembered)" — what holds on the tab's origin. */
 function describeGrants(grants: SessionView['grants']): string {
@@ -13,13 +16,12 @@ function describeGrants(grants: SessionView['grants']): string {
   return parts.join('; ');
 }
 
-export const listSessions = defineTool({
+export const listSessions: ToolDefinition = defineTool({
   name: 'list_sessions',
   title: 'List shared tabs',
-  description:
-    'Lists the tabs the user shared (session ids, URLs, permissions, leases). Call it first, then snapshot.',
-  notes:
-    "Lists the browser tabs the user shared with you (sessions): id, title, URL, origin, browser, which session opened it (new tabs and popups of a shared tab), who holds each under a lease (acquire_lease) and until when, what the user granted on the tab's origin (read, act, exec), and whether `session` may be omitted in other calls. A tab on an origin with no read grant shows that origin only, never its title or path. Changes nothing. Call it first, or when a call says no_session, ambiguous_session or session_gone. To read a page use snapshot.",
+  description: () => `Lists the tabs the user shared (session ids, URLs, permissions, leases). Call it first, then ${snapshot.name}.`,
+  notes: () =>
+    `Lists the browser tabs the user shared with you (sessions): id, title, URL, origin, browser, which session opened it (new tabs and popups of a shared tab), who holds each under a lease (${acquireLease.name}) and until when, what the user granted on the tab's origin (read, act, exec), and whether \`session\` may be omitted in other calls. A tab on an origin with no read grant shows that origin only, never its title or path. Changes nothing. Call it first, or when a call says no_session, ambiguous_session or session_gone. To read a page use ${snapshot.name}.`,
   commonArgs: [],
   input: z.object({}),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },

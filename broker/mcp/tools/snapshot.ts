@@ -1,22 +1,25 @@
 // snapshot: the page outline with element handles (docs/snapshot-format.md).
 import { SnapshotArgs, SnapshotResult } from '../../../shared/ops.js';
-import { defineTool } from './types.js';
+import type { ToolDefinition } from './types.js';
+import { defineTool } from './define.js';
+import { click } from './click.js';
+import { type } from './input.js';
+import { extract } from './read.js';
+import { screenshot } from './screenshot.js';
 import { PdfTabValue, pdfSnapshot } from '../pdf-snapshot.js';
 
-export const snapshot = defineTool({
+export const snapshot: ToolDefinition = defineTool({
   name: 'snapshot',
   title: 'Read the page outline',
-  description:
-    'Reads the tab as an outline with a handle per element to act on. Start here; after a change (e.g. a click) since=<snapshot id> returns only what changed.',
+  description: () => `Reads the tab as an outline with a handle per element to act on. Start here; after a change (e.g. a ${click.name}) since=<snapshot id> returns only what changed.`,
   usage:
     'root limits it to a handle\'s subtree; query, roles and interactive_only filter it; max_chars is its budget (default 24000, up to 200000); cursor continues a cut outline; since=<snapshot id> returns only what changed since that snapshot',
-  notes:
-    'Returns an outline of what a person sees in the shared tab: roles, accessible names, values, states, link URLs, and a handle (like @q7k2mzr4.3) for every element you can act on or read. Changes nothing. Start here, and again after the page changes. Handles are opaque: pass them unchanged to click, type, extract. Long pages are cut at a character budget; pass the returned cursor to continue. For one value use extract; for pixels use screenshot.',
+  notes: () =>
+    `Returns an outline of what a person sees in the shared tab: roles, accessible names, values, states, link URLs, and a handle (like @q7k2mzr4.3) for every element you can act on or read. Changes nothing. Start here, and again after the page changes. Handles are opaque: pass them unchanged to ${click.name}, ${type.name}, ${extract.name}. Long pages are cut at a character budget; pass the returned cursor to continue. For one value use ${extract.name}; for pixels use ${screenshot.name}.`,
   commonArgs: ['session', 'lease'],
   input: SnapshotArgs,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   capability: 'read',
-  timeout: { default: 30_000, max: 60_000 },
   async handler(args, ctx) {
     const raw = await ctx.callPage('snapshot', args);
     // A tab showing a PDF answers with the PDF itself: its text per page (../pdf-snapshot.ts).

@@ -1,6 +1,6 @@
 // The shape of an Oriel MCP tool definition and the narrow context its handler receives.
 import type { z } from 'zod';
-import type { Capability, PublicOpName } from '../../../shared/ops.js';
+import type { Capability, OpArgs, PublicOpName } from '../../../shared/ops.js';
 import type { BridgeRead } from '../../../shared/bridge.js';
 import type { TabGrant } from '../../../shared/protocol.js';
 import type { DownloadView } from '../../../shared/downloads.js';
@@ -50,12 +50,6 @@ export interface LeaseGrant {
   maxUntil: number;
 }
 
-/** Options of one page call. */
-export interface PageCallOptions {
-  /** Budget for the whole call, ms from now (clamped to the tool's maximum); the tool's default when omitted. */
-  timeoutMs?: number;
-}
-
 /** What a tool handler may use. Read-only; one per call. */
 export interface ToolContext {
   /** Stable id of the MCP client connection making the call. */
@@ -68,7 +62,8 @@ export interface ToolContext {
   listSessions(): SessionView[];
   /**
    * Holds the call's session for this client across calls (quoting the call's own `lease` renews it instead).
-   * `ttlMs`: inactivity TTL; `timeoutMs`: how long to wait while another client holds the session.
+   * `ttlMs`: inactivity TTL; `timeoutMs`: how long to wait while another client holds the session (./budget.ts,
+   * LEASE_WAIT_BUDGET, when omitted).
    * @throws OrielError: session errors, `timeout` (naming the holder), `cancelled`, `busy`, `lease_expired`,
    *   `lease_invalid`.
    */
@@ -81,11 +76,12 @@ export interface ToolContext {
   /**
    * Runs one page operation in the call's session (its `session` argument: optional when exactly one session exists,
    * or named by its `lease`), in its turn with the session's other calls (under its lease if it quotes one), under the
-   * call's `document` guard if it gave one.
+   * call's `document` guard if it gave one, within the operation's budget for these arguments (./budget.ts).
+   * Answers the page's value as it arrived: the caller validates it against the operation's result schema.
    * @throws OrielError: no_session, ambiguous_session, session_gone, stale_document, browser_disconnected, timeout,
    *   cancelled, busy, lease_expired, lease_invalid, or the page's own error.
    */
-  callPage(op: PublicOpName, args: Record<string, unknown>, options?: PageCallOptions): Promise<unknown>;
+  callPage<N extends PublicOpName>(op: N, args: OpArgs<N>): Promise<unknown>;
   /**
    * Reads the call's session's bridge messages after cursor `after` (docs/bridge.md), waiting up to `timeoutMs` for one
    * when there are none yet. Does not consume: other readers see the same messages.
@@ -140,7 +136,7 @@ export interface ToolOutput {
   link?: ResultLink;
 }
 
-/** One MCP tool. `input` must be a flat z.object. */
+/** One MCP tool, as ./define.ts makes it from a tool file's specification. `input` must be a flat z.object. */
 export interface ToolDefinition<S extends z.ZodObject = z.ZodObject> {
   name: string;
   title: string;
@@ -170,12 +166,8 @@ export interface ToolDefinition<S extends z.ZodObject = z.ZodObject> {
   unlisted?: readonly string[];
   annotations: ToolAnnotations;
   capability: Capability;
-  /** Default and maximum deadline, ms. */
-  timeout?: { default: number; max: number };
+  /** Whether it acts on the page: its answer then carries the parts every action shares (./response.ts, ACTING_PARTS). */
+  acting?: boolean;
+  /** Checks the call's preconditions, runs the tool and adds the answer's shared parts. */
   handler(args: z.infer<S>, ctx: ToolContext): Promise<ToolOutput>;
-}
-
-/** Erases a definition's argument type so definitions can sit in one list. */
-export function defineTool<S extends z.ZodObject>(def: ToolDefinition<S>): ToolDefinition {
-  return def as unknown as ToolDefinition;
 }

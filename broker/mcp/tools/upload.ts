@@ -4,8 +4,10 @@
 import { z } from 'zod';
 import { TargetArgs } from '../../../shared/act.js';
 import { UPLOAD_MAX_BYTES, UPLOAD_MAX_FILES, UploadResult } from '../../../shared/input-ops.js';
-import { orielError } from '../../../shared/errors.js';
-import { defineTool } from './types.js';
+import type { ToolDefinition } from './types.js';
+import { defineTool, oneElement } from './define.js';
+import { click } from './click.js';
+import { snapshot } from './snapshot.js';
 
 const UploadToolArgs = TargetArgs.extend({
   paths: z
@@ -14,24 +16,23 @@ const UploadToolArgs = TargetArgs.extend({
   timeout_ms: z.number().int().min(0).max(60_000).optional().meta({ default: 5_000 }),
 });
 
-export const upload = defineTool({
+export const upload: ToolDefinition = defineTool({
   name: 'upload',
   title: 'Choose files for a file input',
-  description:
-    'Sets files on a file input from the user\'s Oriel upload folder. Never click a file input.',
+  description: () => `Sets files on a file input from the user's Oriel upload folder. Never ${click.name} a file input.`,
   usage:
     `paths are relative to the upload folder ([] clears the input); at most ${UPLOAD_MAX_FILES} files and ${UPLOAD_MAX_BYTES / 1024} KiB`,
-  notes:
-    'Sets files on a file input (handle, or a selector such as input[type=file] for a hidden one) as a file picker would, reading them from the folder the user allows uploads from in Oriel\'s options (off until they choose one; nothing outside it). Paths are relative to that folder. Do not click the input: that opens a picker you cannot use; use this instead.',
+  notes: () =>
+    `Sets files on a file input (handle, or a selector such as input[type=file] for a hidden one) as a file picker would, reading them from the folder the user allows uploads from in Oriel's options (off until they choose one; nothing outside it). Paths are relative to that folder. Do not ${click.name} the input: that opens a picker you cannot use; use this instead.`,
   input: UploadToolArgs,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
   capability: 'act',
-  timeout: { default: 15_000, max: 65_000 },
+  acting: true,
+  choose: [oneElement(() => snapshot)],
   async handler(args, ctx) {
-    if ((args.handle === undefined) === (args.selector === undefined)) throw orielError('invalid_argument', 'Give exactly one of handle or selector.', { next: 'snapshot' });
     const files = await ctx.readUploadFiles(args.paths);
     const { paths: _paths, ...target } = args;
-    const value = UploadResult.parse(await ctx.callPage('upload', { ...target, files }, { timeoutMs: (args.timeout_ms ?? 5_000) + 5_000 }));
+    const value = UploadResult.parse(await ctx.callPage('upload', { ...target, files }));
     const list = value.files.map((f) => `${JSON.stringify(f.name)} (${f.size} bytes)`).join(', ');
     return { structured: value, text: `${value.handle} now holds ${list || 'no files'} (synthetic input)${value.dom_changed ? ': page changed' : ''}.` };
   },
