@@ -15,7 +15,7 @@ export const hover = defineTool({
   notes:
     'Moves the pointer onto one element (handle from snapshot, or a CSS selector) and leaves it there until the next pointer action, so menus, tooltips and row actions that appear on hover show in the next snapshot. Synthetic input emulates CSS :hover (the result says how). Rows have handles too. To press use click.',
   input: HoverArgs,
-  unlisted: ['dialog', 'dialog_text'],
+  unlisted: ['dialog', 'dialog_text', 'dialog_policy'],
   annotations: ACTS,
   capability: 'act',
   timeout: { default: 10_000, max: 65_000 },
@@ -68,7 +68,7 @@ export const drag = defineTool({
   notes:
     'Drags one element (handle or selector) onto another (to_handle or to_selector): HTML drag and drop when the source is draggable, else pointer moves with the button held (sortable lists, sliders). Returns which kind ran and whether the drop was accepted. To move a slider by steps use press_key; to choose files use upload.',
   input: DragArgs,
-  unlisted: ['dialog', 'dialog_text'],
+  unlisted: ['dialog', 'dialog_text', 'dialog_policy'],
   annotations: ACTS,
   capability: 'act',
   timeout: { default: 15_000, max: 65_000 },
