@@ -19,6 +19,8 @@ export interface ArmedDialogs {
   /** The tab's standing answer as the call carried it (undefined: none). */
   policy?: DialogAnswer;
   seen: DialogSeen[];
+  /** Set when a leave the call does not accept began; the navigation is then cancelled (see {@link stayOnLinks}). */
+  holding?: boolean;
 }
 
 /**
@@ -165,11 +167,24 @@ function stayOnLinks(a: ArmedDialogs): () => void {
     e.preventDefault();
     if (a.seen.length < MAX_SEEN) a.seen.push({ type: 'beforeunload', message: '', answer: 'dismiss' });
   };
+  // Navigations a page script starts (location.href = …) are cancelled where the browser has the Navigation API
+  // (https://html.spec.whatwg.org/multipage/nav-history-apis.html#the-navigate-event).
+  const nav = (window as { navigation?: EventTarget }).navigation;
+  const onNavigate = (e: Event) => {
+    const n = e as Event & { destination?: { sameDocument?: boolean }; cancelable: boolean };
+    if (armed !== a || !n.cancelable || n.destination?.sameDocument || (a.answer ?? a.policy) === 'accept' || Date.now() < leaveAcceptedUntil) return;
+    if (!a.holding && !pageAsksToLeave()) return;
+    a.holding = false;
+    e.preventDefault();
+    if (a.seen.length < MAX_SEEN) a.seen.push({ type: 'beforeunload', message: '', answer: 'dismiss' });
+  };
   window.addEventListener('click', onActivation);
   window.addEventListener('submit', onActivation);
+  nav?.addEventListener('navigate', onNavigate);
   return () => {
     window.removeEventListener('click', onActivation);
     window.removeEventListener('submit', onActivation);
+    nav?.removeEventListener('navigate', onNavigate);
   };
 }
 
@@ -220,6 +235,14 @@ window.addEventListener(
       if (probing) return;
       if ((a && (a.answer ?? a.policy) === 'accept') || Date.now() < leaveAcceptedUntil) {
         if (a && a.seen.length < MAX_SEEN && pageAsksToLeave()) a.seen.push({ type, message: '', answer: 'accept' });
+        reply(true, '');
+        return;
+      }
+      // A page script leaving on its own during a call that does not accept it, from a page that asks first: the
+      // navigation is stopped (https://html.spec.whatwg.org/multipage/nav-history-apis.html#dom-window-stop) and the
+      // page's handlers skipped, so no prompt opens. Between calls leaving is the person's, and their browser asks.
+      if (a && pageAsksToLeave()) {
+        a.holding = true;
         reply(true, '');
       }
       return;

@@ -160,6 +160,14 @@ describe.each(BROWSERS)('unexpected dialogs in %s', (kind) => {
     expect(page.url()).toContain('editor.html');
     expect(await page.$eval('#draft', (t) => (t as HTMLTextAreaElement).value)).toBe('kept');
 
+    // So is a page script that leaves on its own.
+    const script = await tool('click', { selector: '#script-away' });
+    expect(script.isError).toBe(false);
+    expect(script.structured.dialogs).toEqual([{ type: 'beforeunload', message: '', answer: 'dismiss' }]);
+    expect((await tool('click', { selector: '#anchor' })).isError).toBe(false);
+    expect(page.url()).toContain('editor.html');
+    expect(await page.$eval('#draft', (t) => (t as HTMLTextAreaElement).value)).toBe('kept');
+
     // Without a policy, the click fails with the dialog named, and nothing is lost.
     const unanswered = await tool('click', { selector: '#away', dialog_policy: 'default' });
     expect(unanswered.error?.code).toBe('dialog_opened');
