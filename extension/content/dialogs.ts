@@ -172,7 +172,13 @@ function stayOnLinks(a: ArmedDialogs): () => void {
   const nav = (window as { navigation?: EventTarget }).navigation;
   const onNavigate = (e: Event) => {
     const n = e as Event & { destination?: { sameDocument?: boolean }; cancelable: boolean };
-    if (armed !== a || !n.cancelable || n.destination?.sameDocument || (a.answer ?? a.policy) === 'accept' || Date.now() < leaveAcceptedUntil) return;
+    if (armed !== a || n.destination?.sameDocument || (a.answer ?? a.policy) === 'accept' || Date.now() < leaveAcceptedUntil) return;
+    if (!n.cancelable) {
+      // A history traversal cannot be cancelled: a leave held back above goes on, and is reported as what it was.
+      if (a.holding && a.seen.length < MAX_SEEN) a.seen.push({ type: 'beforeunload', message: '', answer: 'accept' });
+      a.holding = false;
+      return;
+    }
     if (!a.holding && !pageAsksToLeave()) return;
     a.holding = false;
     e.preventDefault();
@@ -239,9 +245,9 @@ window.addEventListener(
         return;
       }
       // A page script leaving on its own during a call that does not accept it, from a page that asks first: the
-      // navigation is stopped (https://html.spec.whatwg.org/multipage/nav-history-apis.html#dom-window-stop) and the
-      // page's handlers skipped, so no prompt opens. Between calls leaving is the person's, and their browser asks.
-      if (a && pageAsksToLeave()) {
+      // page's handlers are skipped, so no prompt opens, and the navigation is cancelled at its `navigate` event
+      // (see stayOnLinks; window.stop() here does not cancel it in Chromium). Between calls leaving is the person's.
+      if (a && 'navigation' in window && pageAsksToLeave()) {
         a.holding = true;
         reply(true, '');
       }

@@ -10,7 +10,7 @@ export const navigate = defineTool({
   name: 'navigate',
   title: 'Load a URL or go back/forward/reload',
   description:
-    'Loads a URL in the tab, or goes back, forward or reloads; old handles stop working. To follow a link prefer click.',
+    'Loads a URL, goes back/forward, reloads or closes the tab; old handles stop working. To follow a link prefer click.',
   usage:
     'url, or action: back and forward move among the pages agents opened in this tab (not the browser history), close closes the tab; wait_until none returns at once. A page that asks before it is left ("Leave site?") is left only with dialog "accept"; "dismiss" stays',
   notes:
