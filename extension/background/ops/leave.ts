@@ -7,7 +7,7 @@ import { OrielError, orielError } from '../../../shared/errors.js';
 import { sendToFrame } from '../frames.js';
 
 /** How long the page gets to say whether it asks, ms: a page blocked by a script or the person's dialog is not waited for. */
-const PROBE_BUDGET_MS = 2_000;
+const PROBE_BUDGET_MS = 5_000;
 
 /** What navigate does about leaving: stay (the page asked and the answer was dismiss) or go, and what to report. */
 export interface Leave {
