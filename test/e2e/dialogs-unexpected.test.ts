@@ -106,7 +106,7 @@ describe.each(BROWSERS)('unexpected dialogs in %s', (kind) => {
     const next = await tool('click', { selector: '#noop' });
     expect(next.isError).toBe(false);
     expect(next.structured.dialogs).toEqual([{ type: 'confirm', message: 'Still there?', answer: 'accept', between_calls: true }]);
-    expect(next.text).toContain('Still there?');
+    expect(next.text).toContain('Between calls, answered confirm "Still there?" with accept.');
 
     // A page of the tab that greets with an alert as it loads is answered too: the navigation completes.
     const greeted = await tool('navigate', { url: `${site.url}/dialogs/onload.html` });
@@ -164,6 +164,7 @@ describe.each(BROWSERS)('unexpected dialogs in %s', (kind) => {
     const link = await tool('click', { selector: '#away' });
     expect(link.isError).toBe(false);
     expect(link.structured.dialogs).toEqual([{ type: 'beforeunload', message: '', answer: 'dismiss' }]);
+    expect(link.text).toContain('The page asked before it was left ("Leave site?"): stayed.');
     const submit = await tool('click', { selector: '#submit' });
     expect(submit.structured.dialogs).toEqual([{ type: 'beforeunload', message: '', answer: 'dismiss' }]);
     // A same-document link is no leaving.
