@@ -102,7 +102,6 @@ export function disarmDialogs(a: ArmedDialogs): void {
   releaseLinks = () => undefined;
 }
 
-
 /**
  * The error for dialogs a call met without saying how to answer and without a standing answer: the action was carried
  * out, the dialog dismissed (a page that asked before being left was not left). Undefined otherwise.
@@ -156,8 +155,9 @@ export function dialogsOp(args: OpArgs<'dialogs'>): { asks: boolean } {
 
 /**
  * While an acting call that does not accept leaving runs, a click on a link or a form submission that would leave a
- * page that asks first is cancelled at the end of its dispatch (a listener on `window` added last), and reported, so
- * the browser never shows the prompt. Navigations a page script starts itself are not seen here.
+ * page that asks first is cancelled at the end of its dispatch (a listener on `window` added last), and a navigation a
+ * page script starts at its `navigate` event; each is reported, and the browser never shows the prompt. Returns what
+ * removes the listeners.
  */
 function stayOnLinks(a: ArmedDialogs): () => void {
   const onActivation = (e: Event) => {
@@ -171,8 +171,9 @@ function stayOnLinks(a: ArmedDialogs): () => void {
   // (https://html.spec.whatwg.org/multipage/nav-history-apis.html#the-navigate-event).
   const nav = (window as { navigation?: EventTarget }).navigation;
   const onNavigate = (e: Event) => {
-    const n = e as Event & { destination?: { sameDocument?: boolean }; cancelable: boolean };
-    if (armed !== a || n.destination?.sameDocument || (a.answer ?? a.policy) === 'accept' || Date.now() < leaveAcceptedUntil) return;
+    const n = e as Event & { destination?: { sameDocument?: boolean }; downloadRequest?: string | null };
+    // A download leaves nothing (https://html.spec.whatwg.org/multipage/nav-history-apis.html#dom-navigateevent-downloadrequest).
+    if (armed !== a || n.destination?.sameDocument || (n.downloadRequest ?? null) !== null || (a.answer ?? a.policy) === 'accept' || Date.now() < leaveAcceptedUntil) return;
     if (!n.cancelable) {
       // A history traversal cannot be cancelled: a leave held back above goes on, and is reported as what it was.
       if (a.holding && a.seen.length < MAX_SEEN) a.seen.push({ type: 'beforeunload', message: '', answer: 'accept' });
