@@ -17,11 +17,24 @@ export async function dialogPolicyOf(tab: number): Promise<DialogAnswer | undefi
   return (await read())[String(tab)];
 }
 
-async function setPolicy(tab: number, policy: DialogPolicy): Promise<void> {
-  const all = await read();
-  if (policy === 'default') delete all[String(tab)];
-  else all[String(tab)] = policy;
-  await chrome.storage.session.set({ [KEY]: all });
+/** Changes to the stored answers, one after another (each reads what the one before wrote). */
+let writes: Promise<void> = Promise.resolve();
+
+function update(change: (all: Record<string, DialogAnswer>) => boolean): Promise<void> {
+  const run = async () => {
+    const all = await read();
+    if (change(all)) await chrome.storage.session.set({ [KEY]: all });
+  };
+  writes = writes.then(run, run);
+  return writes;
+}
+
+function setPolicy(tab: number, policy: DialogPolicy): Promise<void> {
+  return update((all) => {
+    if (policy === 'default') delete all[String(tab)];
+    else all[String(tab)] = policy;
+    return true;
+  });
 }
 
 /**
@@ -40,11 +53,12 @@ export async function withDialogPolicy(tab: number, args: Record<string, unknown
 
 // A tab that stops being shared forgets its answer: sharing it again starts a new session.
 onSharingChanged(() => {
-  void Promise.all([read(), sharedTabIds()]).then(async ([all, shared]) => {
+  void sharedTabIds().then((shared) => {
     const keep = new Set(shared.map(String));
-    const stale = Object.keys(all).filter((t) => !keep.has(t));
-    if (stale.length === 0) return;
-    for (const t of stale) delete all[t];
-    await chrome.storage.session.set({ [KEY]: all });
+    return update((all) => {
+      const stale = Object.keys(all).filter((t) => !keep.has(t));
+      for (const t of stale) delete all[t];
+      return stale.length > 0;
+    });
   });
 });
