@@ -153,7 +153,7 @@ export function renderToolsDoc(): string {
     }
     out.push('');
   }
-  out.push(...DOWNLOADS_NOTES, ...LINKS_NOTES);
+  out.push(...DOWNLOADS_NOTES, ...LINKS_NOTES, ...DIALOGS_NOTES);
   return out.join('\n');
 }
 
@@ -239,6 +239,49 @@ const LINKS_NOTES = [
   '  `{code, message, retryable, refresh_required, next}`: an unknown, expired or another client\'s link is Invalid Params',
   '  (-32602, as the protocol answers a resource it does not have) with `invalid_argument` and',
   '  `details.reason: "unknown_resource"`; a refusal or a file gone or grown too large is -32000 with its code.',
+  '',
+];
+
+/** How JavaScript dialogs and the leave-page prompt are answered (the dialog arguments' behaviour, with and without a call). */
+const DIALOGS_NOTES = [
+  '## Dialogs: alert, confirm, prompt and "Leave site?"',
+  '',
+  '- **Why no call is ever left hanging.** `alert`, `confirm` and `prompt` stop the page\'s script until they are',
+  '  answered, and no extension API can answer the browser\'s own dialog without the debugger. So in shared tabs Oriel\'s',
+  '  page script answers them in the page itself, before the browser would show one, as the call or the tab says. A',
+  '  dialog cannot be kept open for a later call to answer (the page\'s script is stopped until it returns, Oriel\'s with',
+  '  it): to give a prompt a value, repeat the action with `dialog: "accept"` and `dialog_text`.',
+  '- **Per call.** `dialog` (`accept` or `dismiss`) and `dialog_text` answer the dialogs the call opens: on click, type,',
+  '  press_key, select_options, hover, drag, and navigate (back, forward, reload and close too). Accepting a prompt',
+  '  without `dialog_text` answers the page\'s own default text. The result lists every dialog met (`dialogs`: type,',
+  '  the page\'s message, the answer).',
+  '- **Per tab (`dialog_policy`).** Any of those tools also takes `dialog_policy`: from that call on, until it is set',
+  '  again or the tab stops being shared, the tab answers the dialogs no call answers with `accept` or `dismiss`, and',
+  '  they are reported in `dialogs` without an error. `default` (the start) dismisses them and fails the call with',
+  '  `dialog_opened`, whose message quotes the dialog; the action itself was carried out. A call\'s own `dialog` wins.',
+  '- **While no agent call runs.** With a policy set, a dialog the page opens between calls (a timer, a page that',
+  '  greets as it loads) is answered by it at once, and the next acting call reports it with `between_calls: true`. The',
+  '  tab\'s next documents of the same site know the policy as they start; a document of another site learns it when',
+  '  navigate lands there, or at the first call that reaches it. With no policy, the browser shows the dialog to the',
+  '  person, as in any tab; a call that comes while it is open waits, then fails with `timeout` saying a dialog may be',
+  '  open. A leave-page prompt between calls is always the person\'s: their own navigation is never held back.',
+  '- **Leaving a page that asks first** (`beforeunload`: "Leave site? Changes you made may not be saved"). Before',
+  '  navigate loads another page, goes back or forward, reloads or closes the tab, Oriel asks the page\'s top document',
+  '  whether it would ask (it dispatches a `beforeunload` event of the page\'s own kind and reads whether a handler',
+  '  cancelled it or set a return value). If not, the tab moves as asked. If it would, the call\'s `dialog`, else the',
+  '  tab\'s policy, decides: `accept` leaves (the page\'s handlers do not run again, so the browser shows no prompt) and',
+  '  reports it; `dismiss` stays — nothing is loaded, the result says `stayed: true`; neither fails with',
+  '  `dialog_opened` and stays. A click, key press or typing that would leave such a page (a link, a form submission, a',
+  '  page script setting `location`) is held the same way during the call: accepted, the page is left; otherwise the',
+  '  navigation is cancelled (a link\'s or form\'s activation, or the Navigation API\'s `navigate` event for a script\'s)',
+  '  and reported, failing with `dialog_opened` when neither the call nor the tab answered. The answer is the same',
+  '  whether or not the browser would have shown its prompt (browsers prompt only after the person interacted with the',
+  '  page), so an agent is told of unsaved work either way.',
+  '- **Limits.** The check runs the page\'s `beforeunload` handlers once more than leaving would (a handler that saves',
+  '  a draft saves it twice). Only the top document is asked: a frame inside the page that asks before leaving is not',
+  '  seen. A page open since before Oriel was installed or enabled has no page script until it loads again: its',
+  '  dialogs go to the person, and its prompt too if it asks on an accepted leave. Where the browser has no Navigation',
+  '  API, a page script\'s own navigation is not held: the page\'s handlers run and the browser decides.',
   '',
 ];
 

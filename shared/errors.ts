@@ -77,10 +77,10 @@ export const ERROR_DEFAULTS: Readonly<Record<ErrorCode, Readonly<CodeDefaults>>>
   page_error: { meaning: "the page's own code threw; its message, bounded", retryable: false, refresh_required: false, next: 'fix the expression, or read the page with snapshot or extract' },
   evaluate_unavailable: { meaning: 'code cannot run in this page; the message says what the user must switch on', retryable: false, refresh_required: false, next: 'ask the user to switch on what the message names, or use snapshot and extract' },
   dialog_opened: {
-    meaning: 'the action opened a JavaScript dialog (alert, confirm, prompt) and the call did not say how to answer it: Oriel dismissed it and the action itself was carried out; the message has its text',
+    meaning: 'the action opened a JavaScript dialog (alert, confirm, prompt) and neither the call nor the tab\'s dialog_policy said how to answer it: Oriel dismissed it and the action itself was carried out; or the action would have left a page that asks first ("Leave site?") and Oriel stayed; the message says which',
     retryable: true,
     refresh_required: false,
-    next: 'to answer it, repeat the action with dialog: "accept" or "dismiss" (dialog_text for a prompt); snapshot to see the page',
+    next: 'to answer it, repeat the action with dialog: "accept" or "dismiss" (dialog_text for a prompt), or set the tab\'s dialog_policy; snapshot to see the page',
   },
   too_large: { meaning: 'a request or result is over its bound', retryable: false, refresh_required: false, next: 'narrow the request (a smaller max_chars, a root, a filter, fewer rows)' },
   busy: { meaning: "the tab's call queue is full, or this client has too many calls in flight; nothing was done", retryable: true, refresh_required: false, next: 'wait a few seconds for earlier calls on this tab to finish, then retry the same call' },

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { BRIDGE_LIMITS, jsonBytes } from './bridge.js';
 import { PAGE_TOOL_LIMITS, PageToolNameSchema, PageToolProviderSchema, PageToolSchema } from './page-tools.js';
-import { DialogArgs, DialogResult, HandleSchema, TargetArgs } from './act.js';
+import { DIALOG_POLICIES, DialogArgs, DialogResult, HandleSchema, TargetArgs } from './act.js';
 import { DragArgs, DragResult, HoverArgs, HoverResult, PressKeyArgs, PressKeyResult, ScrollArgs, ScrollResult, SelectOptionsArgs, SelectOptionsResult, UploadArgs, UploadResult } from './input-ops.js';
 
 export { HandleSchema, TargetArgs };
@@ -125,9 +125,10 @@ export type ClickResult = z.infer<typeof ClickResult>;
 
 export const NavigateArgs = z.object({
   url: z.string().max(8192).optional(),
-  action: z.enum(['back', 'forward', 'reload']).optional(),
+  action: z.enum(['back', 'forward', 'reload', 'close']).optional(),
   wait_until: z.enum(['load', 'domcontentloaded', 'none']).optional().meta({ default: 'load' }),
   timeout_ms: z.number().int().min(100).max(120_000).optional().meta({ default: 30_000 }),
+  ...DialogArgs,
 });
 export type NavigateArgs = z.infer<typeof NavigateArgs>;
 
@@ -137,6 +138,11 @@ export const NavigateResult = z.object({
   title: z.string(),
   /** True when nothing grants read on the origin the tab landed on: `title` is empty and `url` is that origin alone. */
   withheld: z.boolean().optional(),
+  /** True when the page asked before leaving and the answer was to stay: the tab still shows `url`, unchanged. */
+  stayed: z.boolean().optional(),
+  /** True for `action: "close"` that closed the tab (its session ends); `url` and `title` are the page it showed. */
+  closed: z.boolean().optional(),
+  ...DialogResult,
 });
 export type NavigateResult = z.infer<typeof NavigateResult>;
 
@@ -330,6 +336,20 @@ export type CallTabOperationResult = z.infer<typeof CallTabOperationResult>;
  * origins: sandboxed frames, data: URLs, and file: pages in some browsers), which its URL alone cannot tell.
  */
 export const DocumentArgs = z.object({}).strict();
+/**
+ * `dialogs` (private, top frame): `policy` tells the document the tab's standing answer to dialogs (shared/act.ts);
+ * `leaving` asks whether the page would ask before being left (`probe`), and with `accept` also lets it go without
+ * asking for the next `accept_ms` milliseconds (extension/content/dialogs.ts).
+ */
+export const DialogsArgs = z
+  .object({
+    policy: z.enum(DIALOG_POLICIES).optional(),
+    leaving: z.enum(['probe', 'accept']).optional(),
+    accept_ms: z.number().int().min(0).max(130_000).optional(),
+  })
+  .strict();
+/** Whether the page asked to stay (its beforeunload handlers cancelled the event or set a return value). */
+export const DialogsResult = z.object({ asks: z.boolean() });
 /** `document.readyState` (HTML, "current document readiness"): "loading" while the parser runs, "interactive" until the load event. */
 export const ReadyState = z.enum(['loading', 'interactive', 'complete']);
 export type ReadyState = z.infer<typeof ReadyState>;
@@ -433,6 +453,7 @@ export const OPS = {
   document: { args: DocumentArgs, result: DocumentResult, capability: 'none', site: 'content', public: false },
   cancel: { args: CancelArgs, result: z.null(), capability: 'none', site: 'content', public: false },
   lifeline: { args: LifelineArgs, result: z.null(), capability: 'none', site: 'content', public: false },
+  dialogs: { args: DialogsArgs, result: DialogsResult, capability: 'none', site: 'content', public: false },
   element_rect: { args: ElementRectArgs, result: ElementRectResult, capability: 'read', site: 'content', public: false },
   destination: { args: DestinationArgs, result: DestinationResult, capability: 'read', site: 'content', public: false },
   redaction_boxes: { args: RedactionBoxesArgs, result: RedactionBoxesResult, capability: 'read', site: 'content', public: false },

@@ -27,8 +27,9 @@ export const SHARED_ARGUMENTS: Readonly<Record<string, string>> = {
   handle: 'an element handle from a snapshot, e.g. "q7k2mzr4.3" (preferred; cell n of a row: the row handle followed by ":n"); pass it unchanged',
   selector: 'instead of a handle, a CSS selector matching exactly one element (selectors that could observe redacted content, like :has() or [value], are refused)',
   timeout_ms: 'the longest the tool waits, in milliseconds (for its target, a page load, a message, a lease holder)',
-  dialog: 'how to answer an alert, confirm, prompt or "leave page?" dialog the action opens: "accept" or "dismiss"; without it such a dialog is dismissed and the call fails with its text',
+  dialog: 'how to answer an alert, confirm, prompt or "leave page?" dialog the action (navigate too) opens: "accept" or "dismiss"; without it or a dialog_policy such a dialog is dismissed (the page is not left) and the call fails with its text',
   dialog_text: 'the text to answer a prompt() with, when dialog is "accept"',
+  dialog_policy: 'on any tool taking dialog: from this call on, how the tab answers dialogs no call answers, also between calls: "accept" or "dismiss" (reported, no error), or "default"',
 };
 
 /** JSON Schema keywords tools/list leaves out: bounds the validation enforces, and the dialect each tool would repeat. */

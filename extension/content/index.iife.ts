@@ -22,7 +22,7 @@ import { watchPageHooks } from './page-hooks.js';
 watchPageHooks();
 watchSecretSubmissions();
 observeSecretFlips(document);
-import { armDialogs, disarmDialogs, unansweredDialogError } from './dialogs.js';
+import { armDialogs, dialogsOp, disarmDialogs, unansweredDialogError } from './dialogs.js';
 
 const HANDLERS: ContentHandlers = {
   ...snapshotHandlers,
@@ -32,6 +32,7 @@ const HANDLERS: ContentHandlers = {
   ...maskHandlers,
   /** The document this frame shows: its id (handle namespace), URL, title and origin (https://html.spec.whatwg.org/multipage/webappapis.html#dom-origin-dev). */
   document: (_args, ctx) => ({ document: ctx.registry.namespace, url: location.href, title: document.title, origin: window.origin, ready_state: document.readyState }),
+  dialogs: (args) => dialogsOp(args),
   lifeline: ({ hold }) => {
     // Only the top frame holds one: a tab needs one lifeline, whatever its frames.
     if (window === window.top) holdLifeline(hold);

@@ -1,7 +1,8 @@
 // The page-world half of JavaScript dialogs (part of extension/main/index.iife.ts, in shared tabs only): lets the action under
 // way answer the JavaScript dialogs it opens (https://html.spec.whatwg.org/multipage/timers-and-user-prompts.html).
 // Each alert/confirm/prompt asks Oriel's content script (extension/content/dialogs.ts) through a synchronous DOM event
-// first; when no Oriel action is running the browser's own dialog opens, for the person. Page scripts can see these
+// first; when neither an Oriel action nor the tab's dialog policy answers, the browser's own dialog opens, for the
+// person (docs/tools.md, "Dialogs"). Page scripts can see these
 // events and wrappers: they can only answer or fail their own dialogs, which they could do anyway.
 
 /**

@@ -34,6 +34,7 @@ export const click: ToolDefinition = defineTool({
     '  (`q7k2mzr4.v:2`), as written on the row\'s line ([snapshot-format.md](snapshot-format.md)).',
   ].join('\n'),
   input: ClickArgs,
+  unlisted: ['dialog_policy'],
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   capability: 'act',
   acting: true,

@@ -3,11 +3,20 @@
 import type { DialogSeen } from '../../../shared/act.js';
 import { quoteCapped } from '../../../shared/snapshot/escape.js';
 
-/** " Answered confirm "Delete?" with accept." for each dialog, or '' when there were none. Page text is quoted. */
+/**
+ * " Answered confirm "Delete?" with accept." for each dialog ("Between calls, answered …" for one the tab's policy took
+ * while no call ran; "The page asked before it was left: stayed." for a leave-page prompt), or '' when there were none.
+ * Page text is quoted.
+ */
 export function dialogNote(dialogs: readonly DialogSeen[] | undefined): string {
   if (!dialogs?.length) return '';
-  // A dialog's message is page text: through the outline's escaper, so it cannot reorder or forge the sentence.
-  return dialogs.map((d) => ` Answered ${d.type} ${quoteCapped(d.message, 200)} with ${d.answer}.`).join('');
+  return dialogs
+    .map((d) => {
+      if (d.type === 'beforeunload') return ` The page asked before it was left ("Leave site?"): ${d.answer === 'accept' ? 'left' : 'stayed'}.`;
+      // A dialog's message is page text: through the outline's escaper, so it cannot reorder or forge the sentence.
+      return ` ${d.between_calls ? 'Between calls, answered' : 'Answered'} ${d.type} ${quoteCapped(d.message, 200)} with ${d.answer}.`;
+    })
+    .join('');
 }
 
 /** " Not trusted input: <note>." when the result carries a note, else ''. The note is Oriel's own words. */

@@ -18,6 +18,7 @@ export const type: ToolDefinition = defineTool({
   notes: () =>
     `Types text into one input, textarea or contenteditable element, or chooses an option of a <select> by its label or value, named by a handle from ${snapshot.name} (or a CSS selector matching exactly one element). Clears the field first unless clear is false; keys go one by one to whatever has focus, so code boxes that advance fill in turn; submit presses Enter. Waits until the field is editable. To press a button or tick a checkbox use ${click.name}; to read a value use ${extract.name}.`,
   input: TypeArgs,
+  unlisted: ['dialog_policy'],
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   capability: 'act',
   acting: true,
@@ -43,7 +44,7 @@ export const selectOptions: ToolDefinition = defineTool({
   notes: () =>
     `Chooses options of a <select multiple> or a multi-select listbox by their labels (or values), named by a handle or selector: options become the selection, or are added to it with add; [] clears it. Returns what is selected afterwards. For a single-choice select use ${type.name}; for one listbox option use ${click.name}.`,
   input: SelectOptionsArgs,
-  unlisted: ['dialog', 'dialog_text'],
+  unlisted: ['dialog', 'dialog_text', 'dialog_policy'],
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
   capability: 'act',
   acting: true,

@@ -14,6 +14,7 @@ export const pressKey: ToolDefinition = defineTool({
   notes: () =>
     `Presses one key or chord (Enter, Escape, Tab, Shift+Tab, arrows, PageUp, Home, End, Backspace, Control+K, …) on an element (handle or selector; focused first) or on whatever has focus. Does what the browser would for a person where the page does not handle the key itself (Tab moves focus, Escape closes a modal, Enter submits, Space toggles) and says so. To enter text use ${type.name}; to click use ${click.name}.`,
   input: PressKeyArgs,
+  unlisted: ['dialog_policy'],
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   capability: 'act',
   acting: true,

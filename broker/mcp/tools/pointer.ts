@@ -17,7 +17,7 @@ export const hover: ToolDefinition = defineTool({
   notes: () =>
     `Moves the pointer onto one element (handle from ${snapshot.name}, or a CSS selector) and leaves it there until the next pointer action, so menus, tooltips and row actions that appear on hover show in the next snapshot. Synthetic input emulates CSS :hover (the result says how). Rows have handles too. To press use ${click.name}.`,
   input: HoverArgs,
-  unlisted: ['dialog', 'dialog_text'],
+  unlisted: ['dialog', 'dialog_text', 'dialog_policy'],
   annotations: ACTS,
   capability: 'act',
   acting: true,
@@ -68,7 +68,7 @@ export const drag: ToolDefinition = defineTool({
   notes: () =>
     `Drags one element (handle or selector) onto another (to_handle or to_selector): HTML drag and drop when the source is draggable, else pointer moves with the button held (sortable lists, sliders). Returns which kind ran and whether the drop was accepted. To move a slider by steps use ${pressKey.name}; to choose files use ${upload.name}.`,
   input: DragArgs,
-  unlisted: ['dialog', 'dialog_text'],
+  unlisted: ['dialog', 'dialog_text', 'dialog_policy'],
   annotations: ACTS,
   capability: 'act',
   acting: true,

@@ -5,17 +5,26 @@ import { NavigateArgs, type NavigateResult } from '../../../shared/ops.js';
 import { orielError } from '../../../shared/errors.js';
 import { sendToFrame } from '../frames.js';
 import { shownPage } from '../shown-page.js';
+import { leavePage } from './leave.js';
 import { observe, readTrail, stepped, stepTarget, visit, writeTrail, type NavTrail } from './nav-trail.js';
 
 type WaitUntil = 'load' | 'domcontentloaded' | 'none';
 
 const DEFAULT_TIMEOUT_MS = 30_000;
+/** How long `close` waits after answering before it removes the tab, ms. */
+const CLOSE_DELAY_MS = 300;
 
 export async function navigate(tab: number, raw: Record<string, unknown>): Promise<NavigateResult> {
   const args = parseArgs(raw);
   const waitUntil: WaitUntil = args.wait_until ?? 'load';
   const { trail, delta, target } = await plan(tab, args);
   if (trail.changed) await writeTrail(tab, trail.now);
+
+  // A page that asks before it is left is asked first, here, never by the browser's prompt (./leave.ts).
+  const leave = await leavePage(tab, args, (args.timeout_ms ?? DEFAULT_TIMEOUT_MS) + 5_000);
+  if (leave.stay) return { ...(await pageNow(tab)), stayed: true, dialogs: leave.dialogs };
+  const dialogs = leave.dialogs.length > 0 ? { dialogs: leave.dialogs } : {};
+  if (args.action === 'close') return { ...(await closeTab(tab)), ...dialogs };
 
   const previous = await chrome.webNavigation.getFrame({ tabId: tab, frameId: 0 }).catch(() => null);
   const waiter = watchTopFrame(tab, waitUntil, args.timeout_ms ?? DEFAULT_TIMEOUT_MS, previous ?? undefined, target);
@@ -35,7 +44,7 @@ export async function navigate(tab: number, raw: Record<string, unknown>): Promi
   // A redirect, back/forward or reload may land on an origin nobody granted read: its title and path stay here.
   const page = await shownPage(tab, after.url ?? '', after.title ?? '');
   const shownUrl = page.url;
-  const result: NavigateResult = { url: shownUrl, title: page.title, ...(page.withheld && { withheld: true }) };
+  const result: NavigateResult = { url: shownUrl, title: page.title, ...(page.withheld && { withheld: true }), ...dialogs };
   if (waitUntil !== 'none') {
     const document = await topDocument(tab);
     // A loaded top frame without Oriel's content script is a browser error page (or a page extensions may not touch).
@@ -45,8 +54,29 @@ export async function navigate(tab: number, raw: Record<string, unknown>): Promi
       });
     }
     result.document = document;
+    // The new document hears the tab's standing answer now, not only at the next acting call.
+    if (args.dialog_policy === 'accept' || args.dialog_policy === 'dismiss') await sendToFrame(tab, 0, 'dialogs', { policy: args.dialog_policy }).catch(() => undefined);
   }
   return result;
+}
+
+/** The page the tab shows now, as agents may see it, with its document id when its content script answers. */
+async function pageNow(tab: number): Promise<NavigateResult> {
+  const now = await getTab(tab);
+  const page = await shownPage(tab, now.url ?? '', now.title ?? '');
+  const document = await topDocument(tab);
+  return { url: page.url, title: page.title, ...(page.withheld && { withheld: true }), ...(document !== undefined && { document }) };
+}
+
+/**
+ * Closes the tab (its session ends). The removal waits a moment so that this call's answer reaches the hub before the
+ * tab list that no longer has the session (which would fail the call as `session_gone`).
+ */
+async function closeTab(tab: number): Promise<NavigateResult> {
+  const now = await getTab(tab);
+  const page = await shownPage(tab, now.url ?? '', now.title ?? '');
+  setTimeout(() => void chrome.tabs.remove(tab).catch(() => undefined), CLOSE_DELAY_MS);
+  return { url: page.url, title: page.title, ...(page.withheld && { withheld: true }), closed: true };
 }
 
 /** Where a navigate call goes: the trail as seen now, the step back/forward, the URL to load (none: reload). */
@@ -96,7 +126,7 @@ function parseArgs(raw: Record<string, unknown>): NavigateArgs {
   const parsed = NavigateArgs.safeParse(stripCall(raw));
   if (!parsed.success) throw orielError('invalid_argument', `Invalid arguments for navigate: ${parsed.error.issues[0]?.message ?? 'wrong shape'}.`);
   if ((parsed.data.url === undefined) === (parsed.data.action === undefined)) {
-    throw orielError('invalid_argument', 'Give navigate exactly one of "url" or "action" (back, forward, reload).');
+    throw orielError('invalid_argument', 'Give navigate exactly one of "url" or "action" (back, forward, reload, close).');
   }
   return parsed.data;
 }

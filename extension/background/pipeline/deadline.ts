@@ -81,7 +81,7 @@ export async function withDiagnosedDeadline<T>(work: Promise<T>, tab: number, op
       reject(
         answered
           ? orielError('timeout', `"${op}" did not finish within ${budget} ms. The page may still complete it: snapshot to see its state.`)
-          : orielError('timeout', `"${op}" did not finish within ${budget} ms, and the page is not responding: a dialog (alert, confirm, prompt) may be open, or a script is busy. Ask the user to look at the tab; snapshot will wait too until it is free.`, {
+          : orielError('timeout', `"${op}" did not finish within ${budget} ms, and the page is not responding: a dialog (alert, confirm, prompt) may be open, or a script is busy. Ask the user to look at the tab; snapshot will wait too until it is free. To have Oriel answer dialogs that open while no call runs, set dialog_policy.`, {
               retryable: false,
               next: 'ask the user to close the dialog or wait for the page',
             }),

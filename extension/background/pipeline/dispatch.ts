@@ -14,6 +14,7 @@ import { secretParams } from '../secret-params.js';
 import { offerTrustedInput, withdrawTrustedInput } from '../trusted-input.js';
 import { underNavigationGuard } from './guarded.js';
 import { openLinkInNewTab } from '../link-tabs.js';
+import { withDialogPolicy } from '../dialog-policy.js';
 
 /** Acting ops may cause the navigation themselves (a link, a submit): their answer gets this long to arrive, ms. */
 const OWN_NAVIGATION_GRACE_MS = 1_000;
@@ -24,7 +25,9 @@ export function dispatch(state: CallState): Promise<unknown> {
 }
 
 async function carryOut(state: CallState): Promise<unknown> {
-  const { op, tab, args } = state;
+  const { op, tab } = state;
+  // Acting calls answer dialogs as they say, else as the tab was told (../dialog-policy.ts).
+  const args = takesDialogs(op) ? await withDialogPolicy(tab, state.args) : state.args;
   const options = { call: state.call.id, redaction: redactionOf(state.settings, await secretParams(tab)), deadline: state.clock.deadline };
   if (OPS[op].site === 'background') {
     if (op === 'snapshot') return snapshotTab(tab, args as never, state.call.deadline);
@@ -50,6 +53,12 @@ async function carryOut(state: CallState): Promise<unknown> {
     untrackCall(state.call.id);
     withdrawTrustedInput(state.call.id);
   }
+}
+
+/** Whether `op` answers dialogs (its arguments include shared/act.ts DialogArgs). */
+function takesDialogs(op: CallState['op']): boolean {
+  const shape = (OPS[op].args as { shape?: Record<string, unknown> }).shape;
+  return shape !== undefined && Object.hasOwn(shape, 'dialog_policy');
 }
 
 /**

@@ -1,0 +1,30 @@
+// The dialog arguments at the tool boundary: accepted where dialogs can open (navigate and close included), bounded to
+// their values, explained once in the instructions instead of listed per tool, and reported in words a model reads.
+import { describe, expect, it } from 'vitest';
+import { TOOLS } from '../../broker/mcp/tools/index.js';
+import { listedInputSchema, SHARED_ARGUMENTS } from '../../broker/mcp/listing.js';
+import { dialogNote } from '../../broker/mcp/tools/dialogs.js';
+import { NavigateArgs } from '../../shared/ops.js';
+
+describe('dialog arguments', () => {
+  it('navigate takes close and the dialog arguments, and refuses answers it does not know', () => {
+    expect(NavigateArgs.safeParse({ action: 'close', dialog: 'accept' }).success).toBe(true);
+    expect(NavigateArgs.safeParse({ action: 'reload', dialog_policy: 'dismiss' }).success).toBe(true);
+    expect(NavigateArgs.safeParse({ url: 'https://example.com/', dialog_policy: 'hold' }).success).toBe(false);
+    expect(NavigateArgs.safeParse({ action: 'back', dialog: 'later' }).success).toBe(false);
+  });
+
+  it('every tool that takes dialog_policy leaves it out of tools/list; the instructions explain it', () => {
+    const taking = TOOLS.filter((t) => Object.hasOwn(t.input.shape, 'dialog_policy'));
+    expect(taking.map((t) => t.name).sort()).toEqual(['click', 'drag', 'hover', 'navigate', 'press_key', 'select_options', 'type']);
+    for (const t of taking) expect(Object.keys(listedInputSchema(t).properties ?? {})).not.toContain('dialog_policy');
+    expect(listedInputSchema(TOOLS.find((t) => t.name === 'navigate')!).properties).not.toHaveProperty('dialog');
+    expect(SHARED_ARGUMENTS.dialog_policy).toMatch(/between calls/);
+  });
+
+  it('says which dialogs the policy answered between calls and whether a leave-page prompt left or stayed', () => {
+    expect(dialogNote([{ type: 'confirm', message: 'Still there?', answer: 'accept', between_calls: true }])).toBe(' Between calls, answered confirm "Still there?" with accept.');
+    expect(dialogNote([{ type: 'beforeunload', message: '', answer: 'dismiss' }])).toBe(' The page asked before it was left ("Leave site?"): stayed.');
+    expect(dialogNote([{ type: 'prompt', message: 'Rename?', answer: 'accept' }])).toBe(' Answered prompt "Rename?" with accept.');
+  });
+});
