@@ -6,6 +6,7 @@ import { SendMessageResult } from '../../../shared/ops.js';
 import { orielError } from '../../../shared/errors.js';
 import { escapeBare, escapeJson } from '../../../shared/snapshot/escape.js';
 import { defineTool, JSON_TYPES } from './types.js';
+import { withChanges } from '../changes.js';
 
 /** Longest rendering of one message's data in the text a model reads, characters (the structured result has it all). */
 const MAX_SHOWN_CHARS = 4_000;
@@ -33,7 +34,7 @@ export const sendMessage = defineTool({
     const bytes = jsonBytes(JSON.stringify(args.data));
     if (bytes > BRIDGE_LIMITS.messageBytes) throw orielError('too_large', `The message is ${bytes} bytes as JSON; the bridge carries at most ${BRIDGE_LIMITS.messageBytes}.`, { next: 'send a smaller message' });
     const value = SendMessageResult.parse(await ctx.callPage('send_message', { data: args.data }));
-    return { structured: value, text: `Delivered to the page (doc=${value.document}).` };
+    return withChanges(ctx, { structured: value, text: `Delivered to the page (doc=${value.document}).` });
   },
 });
 

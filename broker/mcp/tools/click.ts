@@ -4,6 +4,7 @@ import { orielError } from '../../../shared/errors.js';
 import { escapeBare } from '../../../shared/snapshot/index.js';
 import { dialogNote, noteOf } from './dialogs.js';
 import { defineTool } from './types.js';
+import { withChanges } from '../changes.js';
 
 export const click = defineTool({
   name: 'click',
@@ -47,6 +48,6 @@ export const click = defineTool({
       : value.new_tab_url
         ? ` A person's click would open ${escapeBare(value.new_tab_url)} in a new tab; Oriel opened none (sharing opened tabs is off, or not an http(s) link): navigate there instead.`
         : '';
-    return { structured: value, text: `Clicked ${args.handle ?? value.handle ?? args.selector}${args.handle && value.handle && value.handle !== args.handle ? ` (it now shows something else, under the new handle ${value.handle})` : ''} (${value.trusted ? 'trusted' : 'synthetic'} input): ${effects}.${newTab}${noteOf(value.note)}${dialogNote(value.dialogs)}` };
+    return withChanges(ctx, { structured: value, text: `Clicked ${args.handle ?? value.handle ?? args.selector}${args.handle && value.handle && value.handle !== args.handle ? ` (it now shows something else, under the new handle ${value.handle})` : ''} (${value.trusted ? 'trusted' : 'synthetic'} input): ${effects}.${newTab}${noteOf(value.note)}${dialogNote(value.dialogs)}` });
   },
 });

@@ -6,6 +6,7 @@ import { dialogNote, noteOf } from './dialogs.js';
 import { orielError } from '../../../shared/errors.js';
 import { quote } from '../../../shared/snapshot/escape.js';
 import { defineTool } from './types.js';
+import { withChanges } from '../changes.js';
 
 export const type = defineTool({
   name: 'type',
@@ -27,10 +28,10 @@ export const type = defineTool({
     const shown = value.redacted ? 'a redacted value' : quote(value.value ?? '');
     const effects = [value.submitted && 'submitted', value.navigation_started && 'navigation started', value.dom_changed && 'page changed'].filter(Boolean).join(', ');
     const focus = value.focused ? ` Focus moved on to ${value.focused}.` : '';
-    return {
+    return withChanges(ctx, {
       structured: value,
       text: `Typed into ${value.handle} (${value.trusted ? 'trusted' : 'synthetic'} input); it now holds ${shown}${effects ? ` (${effects})` : ''}.${focus}${noteOf(value.note)}${dialogNote(value.dialogs)}`,
-    };
+    });
   },
 });
 
@@ -52,6 +53,6 @@ export const selectOptions = defineTool({
     if ((args.handle === undefined) === (args.selector === undefined)) throw orielError('invalid_argument', 'Give exactly one of handle or selector.', { next: 'snapshot' });
     const value = SelectOptionsResult.parse(await ctx.callPage('select_options', args, { timeoutMs: (args.timeout_ms ?? 5_000) + 5_000 }));
     const shown = value.selected.length ? value.selected.map((s) => quote(s)).join(', ') : 'nothing';
-    return { structured: value, text: `${value.handle} now has ${shown} selected.${dialogNote(value.dialogs)}` };
+    return withChanges(ctx, { structured: value, text: `${value.handle} now has ${shown} selected.${dialogNote(value.dialogs)}` });
   },
 });

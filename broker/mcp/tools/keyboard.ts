@@ -3,6 +3,7 @@ import { PressKeyArgs, PressKeyResult } from '../../../shared/input-ops.js';
 import { orielError } from '../../../shared/errors.js';
 import { dialogNote, noteOf } from './dialogs.js';
 import { defineTool } from './types.js';
+import { withChanges } from '../changes.js';
 
 export const pressKey = defineTool({
   name: 'press_key',
@@ -30,9 +31,9 @@ export const pressKey = defineTool({
           : 'no default action';
     const focus = value.focused ? ` Focus is on ${value.focused}.` : '';
     const effects = [value.navigation_started && 'navigation started', value.dom_changed && 'page changed'].filter(Boolean).join(', ');
-    return {
+    return withChanges(ctx, {
       structured: value,
       text: `Pressed ${value.key}${args.repeat && args.repeat > 1 ? ` ×${args.repeat}` : ''}${on} (${value.trusted ? 'trusted' : 'synthetic'} input): ${what}${effects ? `; ${effects}` : ''}.${focus}${noteOf(value.note)}${dialogNote(value.dialogs)}`,
-    };
+    });
   },
 });

@@ -8,6 +8,7 @@ import { orielError } from '../../../shared/errors.js';
 import { checkPageArguments } from '../page-schema.js';
 import { escapeJson, quote } from '../../../shared/snapshot/escape.js';
 import { defineTool } from './types.js';
+import { withChanges } from '../changes.js';
 
 /** Longest schema shown in the text a model reads, characters (the structured result has it all). */
 const MAX_SCHEMA_SHOWN = 2_000;
@@ -80,6 +81,6 @@ export const callTabOperation = defineTool({
     const json = escapeJson(value.truncated ? (value.preview ?? '') : (JSON.stringify(value.result) ?? 'undefined'));
     const shown = json.length > MAX_RESULT_SHOWN ? `${json.slice(0, MAX_RESULT_SHOWN)}…` : json;
     const cut = value.truncated || json.length > MAX_RESULT_SHOWN ? ` [cut: the whole result is ${value.chars} characters]` : '';
-    return { structured: value, text: `${tool.name} returned (untrusted page content, doc=${value.document}): ${shown}${cut}` };
+    return withChanges(ctx, { structured: value, text: `${tool.name} returned (untrusted page content, doc=${value.document}): ${shown}${cut}` });
   },
 });

@@ -4,6 +4,7 @@ import { DragArgs, DragResult, HoverArgs, HoverResult, ScrollArgs, ScrollResult 
 import { orielError } from '../../../shared/errors.js';
 import { dialogNote, noteOf } from './dialogs.js';
 import { defineTool } from './types.js';
+import { withChanges } from '../changes.js';
 
 const ACTS = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true } as const;
 
@@ -29,7 +30,7 @@ export const hover = defineTool({
           ? `synthetic pointer events; CSS :hover emulated by mirroring ${value.rules} :hover rule(s) of the page`
           : 'synthetic pointer events; the page has no readable :hover rules';
     const unread = value.unreadable_sheets ? `; ${value.unreadable_sheets} cross-origin stylesheet(s) could not be read, so their :hover rules do not apply` : '';
-    return { structured: value, text: `Hovering ${value.handle} (${how}${unread})${value.dom_changed ? ': page changed' : ''}. Take a snapshot to see what appeared.${noteOf(value.note)}${dialogNote(value.dialogs)}` };
+    return withChanges(ctx, { structured: value, text: `Hovering ${value.handle} (${how}${unread})${value.dom_changed ? ': page changed' : ''}. Take a snapshot to see what appeared.${noteOf(value.note)}${dialogNote(value.dialogs)}` });
   },
 });
 
@@ -51,10 +52,10 @@ export const scroll = defineTool({
     const where = value.handle ? `Container ${value.handle}` : 'The page';
     const more = (['up', 'down', 'left', 'right'] as const).filter((d) => value[`more_${d}`]);
     const found = args.until_text === undefined ? '' : value.found ? ` Found "${args.until_text}": ${value.found}.` : ` "${args.until_text}" did not show before the end.`;
-    return {
+    return withChanges(ctx, {
       structured: value,
       text: `${where} is scrolled to x=${value.x}, y=${value.y} (it scrolls at most to x=${value.max_x}, y=${value.max_y}); more content ${more.length ? more.join(', ') : 'nowhere'}.${found}`,
-    };
+    });
   },
 });
 
@@ -77,6 +78,6 @@ export const drag = defineTool({
     if ((args.to_handle === undefined) === (args.to_selector === undefined)) throw orielError('invalid_argument', 'Give exactly one of to_handle or to_selector for the drop target.', { next: 'snapshot' });
     const value = DragResult.parse(await ctx.callPage('drag', args, { timeoutMs: (args.timeout_ms ?? 5_000) * 2 + 5_000 }));
     const how = value.kind === 'html' ? `HTML drag and drop; the drop was ${value.dropped ? 'accepted' : 'refused by the target'}` : 'pointer moves with the button held';
-    return { structured: value, text: `Dragged ${value.handle} onto ${value.to_handle} (${how}, synthetic input)${value.dom_changed ? ': page changed' : ': no visible change'}.${dialogNote(value.dialogs)}` };
+    return withChanges(ctx, { structured: value, text: `Dragged ${value.handle} onto ${value.to_handle} (${how}, synthetic input)${value.dom_changed ? ': page changed' : ': no visible change'}.${dialogNote(value.dialogs)}` });
   },
 });

@@ -4,6 +4,7 @@ import { ExtractArgs, ExtractResult, ExtractRowsArgs, ExtractRowsResult, WaitFor
 import { orielError } from '../../../shared/errors.js';
 import { escapeJson, quote } from '../../../shared/snapshot/escape.js';
 import { defineTool } from './types.js';
+import { withChanges } from '../changes.js';
 
 
 export const waitFor = defineTool({
@@ -24,7 +25,7 @@ export const waitFor = defineTool({
     if (given !== 1) throw orielError('invalid_argument', 'Give exactly one of handle, selector or text.');
     const timeoutMs = (args.timeout_ms ?? 10_000) + 5_000;
     const value = WaitForResult.parse(await ctx.callPage('wait_for', args, { timeoutMs }));
-    return { structured: value, text: `It is ${value.state} (after ${value.elapsed_ms} ms)${value.handle ? `: ${value.handle}` : ''}.` };
+    return withChanges(ctx, { structured: value, text: `It is ${value.state} (after ${value.elapsed_ms} ms)${value.handle ? `: ${value.handle}` : ''}.` });
   },
 });
 

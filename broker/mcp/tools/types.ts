@@ -114,6 +114,8 @@ export interface ToolContext {
   readDownload(id: string, cursor: string | undefined): Promise<{ view: DownloadView; content: DownloadContent }>;
   /** Downloads the page calls of this tool call started (shown with its result). */
   readonly startedDownloads: DownloadView[];
+  /** What the page calls of this tool call reported changed in the page, as the browser sent it (broker/mcp/changes.ts). */
+  readonly pageChanges: unknown[];
 }
 
 /**

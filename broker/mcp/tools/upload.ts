@@ -6,6 +6,7 @@ import { TargetArgs } from '../../../shared/act.js';
 import { UPLOAD_MAX_BYTES, UPLOAD_MAX_FILES, UploadResult } from '../../../shared/input-ops.js';
 import { orielError } from '../../../shared/errors.js';
 import { defineTool } from './types.js';
+import { withChanges } from '../changes.js';
 
 const UploadToolArgs = TargetArgs.extend({
   paths: z
@@ -33,6 +34,6 @@ export const upload = defineTool({
     const { paths: _paths, ...target } = args;
     const value = UploadResult.parse(await ctx.callPage('upload', { ...target, files }, { timeoutMs: (args.timeout_ms ?? 5_000) + 5_000 }));
     const list = value.files.map((f) => `${JSON.stringify(f.name)} (${f.size} bytes)`).join(', ');
-    return { structured: value, text: `${value.handle} now holds ${list || 'no files'} (synthetic input)${value.dom_changed ? ': page changed' : ''}.` };
+    return withChanges(ctx, { structured: value, text: `${value.handle} now holds ${list || 'no files'} (synthetic input)${value.dom_changed ? ': page changed' : ''}.` });
   },
 });
