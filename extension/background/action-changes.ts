@@ -13,6 +13,11 @@ import { noteSeen, seenBy, type Seen, type SeenArgs } from './snapshot-seen.js';
 const READ_BUDGET_MS = 4_000;
 /** Time kept free before the action's deadline, ms. */
 const DEADLINE_LEAD_MS = 1_000;
+/**
+ * Most characters of what the caller saw that are compared (one snapshot page at the hard cap): an agent that once
+ * followed the cursor through a huge outline would otherwise pay for reading all of it again on every action.
+ */
+const COMPARE_CHARS = 200_000;
 
 /** What `caller` now knows of `tab` after being shown snapshot `k` (read with `args`). */
 export function noteShown(k: Kept, caller: string, args: SeenArgs): void {
@@ -20,6 +25,15 @@ export function noteShown(k: Kept, caller: string, args: SeenArgs): void {
   let chars = 0;
   if (lines) for (const l of lines) chars += l.d + l.t.length + 1;
   noteSeen({ id: k.id, tab: k.tab, caller, document: k.document, args, lines, whole: lines !== undefined && shownWhole(k), chars });
+}
+
+/** `seen` cut to its first lines within `chars` characters: the start of an outline. */
+function startOf(seen: Seen, chars: number): Seen {
+  const lines = seen.lines!;
+  let n = 0;
+  let used = 0;
+  while (n < lines.length && used + lines[n]!.d + lines[n]!.t.length + 1 <= chars) used += lines[n]!.d + lines[n++]!.t.length + 1;
+  return { ...seen, lines: lines.slice(0, n), whole: false, chars: used };
 }
 
 /** The last handle among `lines`. */
@@ -45,7 +59,8 @@ async function readAsFar(k: Kept, before: Seen, deadline: number): Promise<boole
       if (at >= 0 && r.ready.some((l, i) => i > at && l.h !== undefined)) return true;
     }
     const had = r.readyChars;
-    await r.fill(r.readyChars + Math.max(before.chars - r.readyChars, 8_000), deadline, 0);
+    // As much as was seen and a little more (the line after its last handle), in one answer where the frame allows.
+    await r.fill(r.readyChars + Math.max(before.chars + 2_000 - r.readyChars, 8_000), deadline, 0);
     if (Date.now() >= deadline || (r.readyChars === had && !r.readAll)) return false;
   }
 }
@@ -56,8 +71,9 @@ async function readAsFar(k: Kept, before: Seen, deadline: number): Promise<boole
  * ms since the epoch. Never throws: a failure to compare is a note (the action itself was done).
  */
 export async function changesSinceSeen(tab: number, caller: string, options: { navigating: boolean; deadline: number; settings: Settings }): Promise<ActionChanges | undefined> {
-  const before = seenBy(tab, caller);
-  if (!before) return undefined;
+  const seen = seenBy(tab, caller);
+  if (!seen) return undefined;
+  const before = seen.lines && seen.chars > COMPARE_CHARS ? startOf(seen, COMPARE_CHARS) : seen;
   const note = (reason: NonNullable<ActionChanges['reason']>, why: string): ActionChanges => ({
     since: before.id,
     shown_as: 'note',
