@@ -45,7 +45,8 @@ function lastHandle(lines: readonly Line[]): string | undefined {
 /**
  * Reads `k` until it holds as much of the outline as `before` covered: the whole page when `before` was whole, else
  * up to the line after `before`'s last handle (a handled line, so the lines after that handle are complete), or
- * about twice as many characters when that handle is gone. False when the page could not be read that far in time.
+ * about twice as many characters when that handle is gone; or until the lines show another document. False when the
+ * page could not be read that far in time.
  */
 async function readAsFar(k: Kept, before: Seen, deadline: number): Promise<boolean> {
   const r = k.reading;
@@ -61,6 +62,8 @@ async function readAsFar(k: Kept, before: Seen, deadline: number): Promise<boole
     const had = r.readyChars;
     // As much as was seen and a little more (the line after its last handle), in one answer where the frame allows.
     await r.fill(r.readyChars + Math.max(before.chars + 2_000 - r.readyChars, 8_000), deadline, 0);
+    // Another document: the caller will be told so, without reading it further.
+    if (r.top.document !== before.document) return true;
     if (Date.now() >= deadline || (r.readyChars === had && !r.readAll)) return false;
   }
 }
@@ -89,12 +92,12 @@ export async function changesSinceSeen(tab: number, caller: string, options: { n
   let k: Kept;
   try {
     k = await startSnapshot(tab, before.args, options.settings);
-    // The first lines tell which document the tab shows now.
-    await k.reading.fill(1, deadline, 0);
+    // One answer from the frame usually holds all that was seen; its first lines tell which document the tab shows.
+    const read = await readAsFar(k, before, deadline);
     if (k.reading.top.document !== before.document) {
       return note('new_document', `the tab now shows another document (doc=${k.reading.top.document || 'unknown'}): take a snapshot, a diff would be the whole page`);
     }
-    if (!(await readAsFar(k, before, deadline))) return note('not_read', 'the page could not be read again in time: take a snapshot');
+    if (!read) return note('not_read', 'the page could not be read again in time: take a snapshot');
   } catch (err) {
     const why = err instanceof OrielError ? err.data.message : 'the page could not be read again';
     return note('not_read', `${why.replace(/\s+/g, ' ').slice(0, 300)} Take a snapshot.`);
