@@ -87,7 +87,7 @@ export async function changesSinceSeen(tab: number, caller: string, options: { n
     text: `changes since ${before.id}: not shown, ${why}`,
   });
   if (options.navigating) return note('navigating', 'the action started a navigation: take a snapshot once the page has loaded');
-  if (!before.lines) return note('not_kept', `${before.id} was too large to keep for comparison: take a snapshot`);
+  if (!before.lines) return note('not_kept', `what ${before.id} showed is not kept for comparison (too large, or continued after the page changed): take a snapshot`);
   const deadline = Math.min(options.deadline - DEADLINE_LEAD_MS, Date.now() + READ_BUDGET_MS);
   let k: Kept;
   try {
