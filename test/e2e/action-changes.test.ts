@@ -4,6 +4,7 @@
 // itself; a client that saw nothing of the tab gets no diff. Fixture: test/fixtures/snapshot/action-changes.html.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BROWSERS, handleOf, type ToolCall } from './harness.js';
+import { setPolicy } from './consent-helpers.js';
 import { snapshotSession, type Snap, type SnapSession } from './snapshot-setup.js';
 
 interface Changes {
@@ -130,6 +131,18 @@ describe.each(BROWSERS)('actions report what changed in %s', (kind) => {
     expect(changesOf(third)).toMatchObject({ since: changesOf(first)?.snapshot, added: 0, removed: 0 });
     expect(changesText(third)).toMatch(/checkbox "Item 3" \[checked\]/);
     expect(changesText(third)).not.toContain('Remove 5');
+  });
+
+  it('shows no changes where the person switched snapshot off', async () => {
+    const snap = await start();
+    await setPolicy(s.rig, { disabled: ['snapshot'] });
+    try {
+      const r = await act('click', { handle: handleOf(snap.text, /button "Add row"/) });
+      expect(changesOf(r)).toBeUndefined();
+      expect(r.text).not.toContain('changes since');
+    } finally {
+      await setPolicy(s.rig, { disabled: [] });
+    }
   });
 
   it('adds nothing for a client that took no snapshot of the tab', async () => {
