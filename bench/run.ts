@@ -366,7 +366,9 @@ async function main(): Promise<void> {
       writeResults(ROOT, results, PREAMBLE);
       log('wrote bench/results/latest.json and docs/BENCHMARKS.md');
     }
-    // Last, alone on the machine again: several clients on several tabs.
+    // The ten-action loop (its own browsers, one after the other), then, alone on the machine again, several
+    // clients on several tabs.
+    await mainActLoop(facts);
     await mainLoad(facts);
   } finally {
     clearTimeout(watchdog);
