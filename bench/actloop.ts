@@ -152,7 +152,14 @@ export interface ClickCost {
   none: Latency;
   /** Median characters of the changes part of the budgeted client's results. */
   diffChars: number;
+  /** Medians of the comparison's own account (`changes.timing`), ms: the browser altogether, and the content script. */
+  compare: { budgeted: { browser: number; content: number }; whole: { browser: number; content: number } };
 }
+
+const median = (v: number[]) => {
+  const sorted = [...v].sort((a, b) => a - b);
+  return sorted.length ? round(sorted[Math.floor(sorted.length / 2)]!) : 0;
+};
 
 /**
  * Three clients click "Gift wrap" checkboxes of the first sections in turn (each click toggles one, so every result has
@@ -168,19 +175,25 @@ export async function clickCost(rig: Rig, url: string, gen: GeneratedPage, calls
     const handles = boxes.map((n) => handleOf(first.text, new RegExp(`checkbox "${esc(n)}"`)));
     const samples: number[][] = [[], [], []];
     const diffChars: number[] = [];
+    const spent = [{ browser: [] as number[], content: [] as number[] }, { browser: [] as number[], content: [] as number[] }];
     for (let i = 0; i < calls + 3; i++) {
       for (let c = 0; c < 3; c++) {
         const r = await must(clients[c]!, 'click', { session, handle: handles[(i * 3 + c) % handles.length] });
         if (i < 3) continue;
         samples[c]!.push(r.ms);
+        const timing = (r.structured.changes as { timing?: { browser_ms: number; content_ms: number } } | undefined)?.timing;
+        if (timing && c < 2) {
+          spent[c]!.browser.push(timing.browser_ms);
+          spent[c]!.content.push(timing.content_ms);
+        }
         if (c === 0) {
           const at = r.text.indexOf('\nchanges since ');
           diffChars.push(at < 0 ? 0 : r.text.length - at);
         }
       }
     }
-    diffChars.sort((a, b) => a - b);
-    return { budgeted: latency(samples[0]!), whole: latency(samples[1]!), none: latency(samples[2]!), diffChars: diffChars[Math.floor(diffChars.length / 2)] ?? 0 };
+    const compare = (i: number) => ({ browser: median(spent[i]!.browser), content: median(spent[i]!.content) });
+    return { budgeted: latency(samples[0]!), whole: latency(samples[1]!), none: latency(samples[2]!), diffChars: median(diffChars), compare: { budgeted: compare(0), whole: compare(1) } };
   } finally {
     await page.close().catch(() => undefined);
     for (const c of clients) await c.close().catch(() => undefined);
@@ -223,9 +236,12 @@ export function loopMarkdown(r: LoopResults): string {
     '',
     'What showing the changes costs a click (the "Gift wrap" checkboxes of the first 20 sections in turn, three clients in rotation on one tab, so each result has changes to show):',
     '',
-    '| page | click p50 / p99 ms, no snapshot taken (nothing compared) | after a default-budget snapshot | after a whole-outline snapshot (max_chars 200000) | changes part of a result, median characters |',
-    '|---|---|---|---|---|',
-    ...r.pages.map((p) => `| ${p.target / 1000}k | ${p.clicks.none.p50} / ${p.clicks.none.p99} (${p.clicks.none.n} calls) | ${p.clicks.budgeted.p50} / ${p.clicks.budgeted.p99} | ${p.clicks.whole.p50} / ${p.clicks.whole.p99} | ${p.clicks.diffChars} |`),
+    '| page | click p50 / p99 ms, no snapshot taken (nothing compared) | after a default-budget snapshot | after a whole-outline snapshot (max_chars 200000) | comparing, median ms in the browser (content script): default budget / whole | changes part of a result, median characters |',
+    '|---|---|---|---|---|---|',
+    ...r.pages.map((p) => {
+      const c = p.clicks.compare;
+      return `| ${p.target / 1000}k | ${p.clicks.none.p50} / ${p.clicks.none.p99} (${p.clicks.none.n} calls) | ${p.clicks.budgeted.p50} / ${p.clicks.budgeted.p99} | ${p.clicks.whole.p50} / ${p.clicks.whole.p99} | ${c.budgeted.browser} (${c.budgeted.content}) / ${c.whole.browser} (${c.whole.content}) | ${p.clicks.diffChars} |`;
+    }),
     '',
   );
   return lines.join('\n');

@@ -19,6 +19,8 @@ export const ActionChangesSchema = z.object({
   added: z.number().int().nonnegative(),
   removed: z.number().int().nonnegative(),
   reason: z.enum(CHANGES_NOT_SHOWN).optional(),
+  /** Where the comparison's time went, ms: in the frames' content scripts, and in the browser altogether (benchmarks). */
+  timing: z.object({ content_ms: z.number().nonnegative(), browser_ms: z.number().nonnegative() }).optional(),
   /** The diff in the outline's notation (docs/snapshot-format.md, "Changes since a snapshot"), or the note. */
   text: z.string().max(ACTION_DIFF_CHARS + 1_000),
 });

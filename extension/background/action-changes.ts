@@ -77,6 +77,7 @@ export async function changesSinceSeen(tab: number, caller: string, options: { n
   const seen = seenBy(tab, caller);
   if (!seen) return undefined;
   const before = seen.lines && seen.chars > COMPARE_CHARS ? startOf(seen, COMPARE_CHARS) : seen;
+  const t0 = performance.now();
   const note = (reason: NonNullable<ActionChanges['reason']>, why: string): ActionChanges => ({
     since: before.id,
     shown_as: 'note',
@@ -119,5 +120,6 @@ export async function changesSinceSeen(tab: number, caller: string, options: { n
   record(k, r.take(d.compared));
   keep(k);
   noteShown(k, caller, before.args);
-  return { since: before.id, shown_as: 'diff', snapshot: k.id, ...counts, text: lines.join('\n') };
+  const timing = { content_ms: Math.round(r.contentMs * 10) / 10, browser_ms: Math.round((performance.now() - t0) * 10) / 10 };
+  return { since: before.id, shown_as: 'diff', snapshot: k.id, ...counts, timing, text: lines.join('\n') };
 }
