@@ -21,7 +21,8 @@ const COMPARE_CHARS = 200_000;
 
 /** What `caller` now knows of `tab` after being shown snapshot `k` (read with `args`). */
 export function noteShown(k: Kept, caller: string, args: SeenArgs): void {
-  const lines = k.record;
+  // A copy: pages of the same snapshot that others read later (its cursor) grow the record, not what this caller saw.
+  const lines = k.record && [...k.record];
   let chars = 0;
   if (lines) for (const l of lines) chars += l.d + l.t.length + 1;
   noteSeen({ id: k.id, tab: k.tab, caller, document: k.document, args, lines, whole: lines !== undefined && shownWhole(k), chars });
@@ -32,7 +33,11 @@ function startOf(seen: Seen, chars: number): Seen {
   const lines = seen.lines!;
   let n = 0;
   let used = 0;
-  while (n < lines.length && used + lines[n]!.d + lines[n]!.t.length + 1 <= chars) used += lines[n]!.d + lines[n++]!.t.length + 1;
+  for (; n < lines.length; n++) {
+    const size = lines[n]!.d + lines[n]!.t.length + 1;
+    if (used + size > chars) break;
+    used += size;
+  }
   return { ...seen, lines: lines.slice(0, n), whole: false, chars: used };
 }
 
