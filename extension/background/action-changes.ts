@@ -7,6 +7,7 @@ import { OrielError } from '../../shared/errors.js';
 import { diffOutlines, lineText, removedLine, type Line } from '../../shared/snapshot/index.js';
 import type { Settings } from '../settings.js';
 import { keep, record, shownWhole, startSnapshot, type Kept } from './snapshot.js';
+import { LostPlace } from './snapshot-reading.js';
 import { noteSeen, seenBy, type Seen, type SeenArgs } from './snapshot-seen.js';
 
 /** Longest a comparison may read the page, ms (within what is left of the action's deadline). */
@@ -105,6 +106,10 @@ export async function changesSinceSeen(tab: number, caller: string, options: { n
     }
     if (!read) return note('not_read', 'the page could not be read again in time: take a snapshot');
   } catch (err) {
+    // The frame's reading went with its document: the tab moved on while it was read.
+    if (err instanceof LostPlace || (err instanceof OrielError && err.data.code === 'stale_document')) {
+      return note('new_document', 'the tab went on to another document while it was read: take a snapshot');
+    }
     const why = err instanceof OrielError ? err.data.message : 'the page could not be read again';
     return note('not_read', `${why.replace(/\s+/g, ' ').slice(0, 300)} Take a snapshot.`);
   }

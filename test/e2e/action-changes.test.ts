@@ -106,13 +106,13 @@ describe.each(BROWSERS)('actions report what changed in %s', (kind) => {
   it('gives a note when the action navigates, and after it', async () => {
     const snap = await start();
     const clicked = await act('click', { handle: handleOf(snap.text, /link "Elsewhere"/) });
-    expect(changesOf(clicked)).toMatchObject({ since: snap.snapshot, shown_as: 'note' });
+    expect(changesOf(clicked), clicked.text).toMatchObject({ since: snap.snapshot, shown_as: 'note' });
     expect(['navigating', 'new_document']).toContain(changesOf(clicked)?.reason);
     expect(changesText(clicked)).toMatch(/take a snapshot/);
     // The next action on the new page: its document is not the one the client saw.
     await s.page.waitForFunction(() => location.pathname.endsWith('/basic.html') && document.readyState === 'complete');
     const typed = await act('type', { selector: 'input[type=search]', text: 'pens' });
-    expect(changesOf(typed)).toMatchObject({ since: snap.snapshot, shown_as: 'note', reason: 'new_document' });
+    expect(changesOf(typed), typed.text).toMatchObject({ since: snap.snapshot, shown_as: 'note', reason: 'new_document' });
     expect(changesText(typed)).toMatch(/^changes since \S+: not shown, the tab now shows another document \(doc=\S+\): take a snapshot/);
   });
 
