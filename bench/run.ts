@@ -31,6 +31,7 @@ import { markdown, ratios, targets, writeResults, type FlatRow, type LoopRow, ty
 import { round } from './stats.js';
 import { loadMarkdown, runLoad, type LoadPlan } from './load.js';
 import { measureToolLists, toolListMarkdown, writeToolListResults } from './toollist.js';
+import { loopMarkdown, measureActLoop, writeLoopResults } from './actloop.js';
 
 const QUICK = process.env.ORIEL_BENCH_QUICK === '1';
 /**
@@ -154,9 +155,56 @@ async function mainToolLists(facts: Record<string, string>): Promise<void> {
   }
 }
 
+/**
+ * The ten-action loop and the cost of showing changes (bench/actloop.ts): bench/results/loop.json and its part of
+ * docs/BENCHMARKS.md (unless quick).
+ */
+async function mainActLoop(facts: Record<string, string>): Promise<void> {
+  const sizes = [1_000, 10_000];
+  const pages = new Map<number, GeneratedPage>(sizes.map((n) => [n, generatePage(n)]));
+  const serve = (g: GeneratedPage) => (_q: unknown, res: import('node:http').ServerResponse) => void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(g.html);
+  const server = await serveFixtures(path.join(ROOT, 'bench'), Object.fromEntries([...pages].map(([n, g]) => [`/bench-${n}.html`, serve(g)])));
+  const watchdog = setTimeout(() => {
+    log(`stopping: over the ${DEADLINE_MS / 60_000} min deadline`);
+    process.exit(1);
+  }, DEADLINE_MS);
+  try {
+    const results = await measureActLoop(
+      { sizes, clickCalls: QUICK ? 10 : 40 },
+      pages,
+      (n) => `${server.origin}/bench-${n}.html`,
+      { oriel: () => startOriel(), closeOriel, playwright: () => startPlaywrightMcp() },
+      log,
+    );
+    const pwVersion = (JSON.parse(readFileSync(path.join(ROOT, 'node_modules/@playwright/mcp/package.json'), 'utf8')) as { version: string }).version;
+    const r = {
+      date: new Date().toISOString(),
+      command: commandLine(),
+      facts: {
+        'oriel commit': facts['oriel commit'] ?? 'unknown',
+        'oriel build': (facts['oriel build used for (c) and actions'] ?? 'unknown').split(';')[0]!,
+        'playwright mcp': `@playwright/mcp ${pwVersion}`,
+        'mcp client': facts['mcp client'] ?? 'unknown',
+        'load average at start': loadAtStart,
+      },
+      pages: results,
+    };
+    const text = loopMarkdown(r);
+    process.stdout.write(text + '\n');
+    if (!QUICK || process.env.ORIEL_BENCH_WRITE_DOCS === '1') writeLoopResults(r, text);
+  } finally {
+    clearTimeout(watchdog);
+    await server.close().catch(() => undefined);
+  }
+}
+
 async function main(): Promise<void> {
   if (PART === 'tools') {
     await mainToolLists(versions());
+    return;
+  }
+  if (PART === 'loop') {
+    await mainActLoop(versions());
     return;
   }
   if (PART === 'load') {
@@ -318,7 +366,9 @@ async function main(): Promise<void> {
       writeResults(ROOT, results, PREAMBLE);
       log('wrote bench/results/latest.json and docs/BENCHMARKS.md');
     }
-    // Last, alone on the machine again: several clients on several tabs.
+    // The ten-action loop (its own browsers, one after the other), then, alone on the machine again, several
+    // clients on several tabs.
+    await mainActLoop(facts);
     await mainLoad(facts);
   } finally {
     clearTimeout(watchdog);

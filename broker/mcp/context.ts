@@ -34,9 +34,11 @@ export function makeToolContext(hub: Hub, caller: Caller, signal: AbortSignal, t
     ...(target.lease !== undefined && { lease: target.lease }),
   };
   const startedDownloads: SessionDownloads = [];
+  const pageChanges: unknown[] = [];
   return {
     clientId: caller.id,
     startedDownloads,
+    pageChanges,
     listDownloads() {
       return hub.downloads.all().map(downloadView);
     },
@@ -88,6 +90,9 @@ export function makeToolContext(hub: Hub, caller: Caller, signal: AbortSignal, t
         ...(target.onPrompt && { onPrompt: target.onPrompt }),
         ...(target.onAsk && { onAsk: target.onAsk }),
       });
+      // What the action changed (extension/background/action-changes.ts): the tool's answer shows it (./changes.ts).
+      const changes = (value as { changes?: unknown } | null)?.changes;
+      if (changes !== undefined) pageChanges.push(changes);
       // The background names the downloads the call started (extension/background/downloads.ts); the tool's answer shows them.
       const ids = (value as { downloads?: unknown } | null)?.downloads;
       if (Array.isArray(ids)) {

@@ -112,6 +112,7 @@ export function serverInstructions(tools: readonly ToolDefinition[]): string {
   const usage = tools.filter((t) => t.usage).map((t) => `- ${t.name}: ${t.usage}.`);
   return [
     `Oriel works in browser tabs the user shared. Start with ${listSessions.name}, then ${snapshot.name}; act on elements by the handles the snapshot shows.`,
+    'An action\'s result ends with what it changed in the page since the last snapshot you saw (a diff whose handles work at once, or one line saying to take a snapshot): read the whole page again only then.',
     'Arguments many tools take:',
     ...shared,
     ...(usage.length ? ['More about some tools\' arguments:', ...usage] : []),

@@ -27,6 +27,7 @@ import { secretParams } from './secret-params.js';
 import { scrubUrl } from '../../shared/url-redaction.js';
 import { LostPlace, Reading } from './snapshot-reading.js';
 import { readSettings, type Settings } from '../settings.js';
+import { forgetSeen } from './snapshot-seen.js';
 
 /** Snapshots kept for cursors and `since`: per tab, and in all. */
 const KEEP_PER_TAB = 3;
@@ -39,7 +40,7 @@ const DIFF_WORTH = 0.5;
 const DEFAULT_DEADLINE_MS = 25_000;
 
 /** A snapshot the agent was given: its reading (for its cursor) and the outline lines it showed (for `since`). */
-interface Kept {
+export interface Kept {
   id: string;
   tab: number;
   /** The top document it was read from. */
@@ -60,7 +61,8 @@ function snapshotId(): string {
   return 's' + Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => (b % 36).toString(36)).join('');
 }
 
-function keep(k: Kept): void {
+/** Keeps `k` for cursors and `since` (the oldest of its tab, and of all, make room). */
+export function keep(k: Kept): void {
   kept.set(k.id, k);
   const mine = [...kept.values()].filter((x) => x.tab === k.tab).sort((a, b) => a.used - b.used);
   while (mine.length > KEEP_PER_TAB) kept.delete(mine.shift()!.id);
@@ -68,9 +70,30 @@ function keep(k: Kept): void {
   while (all.length > KEEP_IN_ALL) kept.delete(all.shift()!.id);
 }
 
-/** Forgets the snapshots of a tab (unshared or closed). */
+/** Forgets the snapshots of a tab (unshared or closed), and what each caller last saw of it. */
 export function forgetSnapshots(tab: number): void {
   for (const [id, k] of kept) if (k.tab === tab) kept.delete(id);
+  forgetSeen(tab);
+}
+
+/** Snapshot `id` while it is held. */
+export function keptSnapshot(id: string): Kept | undefined {
+  return kept.get(id);
+}
+
+/** The filter fingerprint of snapshot arguments (a cursor or `since` must come with the same). */
+function filtersOf(args: SnapshotArgs): string {
+  return filterFingerprint([args.root ?? null, args.query ?? null, args.roles ?? null, args.interactive_only ?? false]);
+}
+
+/**
+ * A new snapshot of `tab` (not yet read or kept) with `args`' root and filters, under a new id.
+ * @throws OrielError `unknown_handle` for a root handle no document of the tab issued.
+ */
+export async function startSnapshot(tab: number, args: SnapshotArgs, settings?: Settings): Promise<Kept> {
+  const urlParams = await secretParams(tab);
+  const reading = new Reading(tab, await startFrameOf(tab, args.root), walkFlags(settings ?? (await readSettings()), args, urlParams), filterSpec(args));
+  return { id: snapshotId(), tab, document: '', filters: filtersOf(args), reading, urlParams, record: [], recordChars: 0, used: Date.now() };
 }
 
 /** The public arguments, mapped once to the walker's flags. Redaction comes only from the user's settings. */
@@ -124,15 +147,11 @@ export async function snapshotTab(tab: number, args: SnapshotArgs, deadline = Da
 async function snapshotOf(tab: number, args: SnapshotArgs, deadline: number): Promise<SnapshotResult> {
   const settings = await readSettings();
   const budget = Math.min(args.max_chars ?? DEFAULT_BUDGET, HARD_CAP);
-  const filters = filterFingerprint([args.root ?? null, args.query ?? null, args.roles ?? null, args.interactive_only ?? false]);
+  const filters = filtersOf(args);
   if (args.cursor !== undefined && args.since !== undefined) {
     throw new OrielError(errorData('invalid_argument', 'Give either cursor (to continue a snapshot) or since (to see what changed), not both.', { next: 'snapshot' }));
   }
-  const fresh = async (): Promise<Kept> => {
-    const urlParams = await secretParams(tab);
-    const reading = new Reading(tab, await startFrameOf(tab, args.root), walkFlags(settings, args, urlParams), filterSpec(args));
-    return { id: snapshotId(), tab, document: '', filters, reading, urlParams, record: [], recordChars: 0, used: Date.now() };
-  };
+  const fresh = () => startSnapshot(tab, args, settings);
 
   if (args.cursor !== undefined) {
     const cursor = decodeCursor(args.cursor);
@@ -232,7 +251,7 @@ function loadingNote(state: ReadyState): string | undefined {
 }
 
 /** The top frame's document, title and URL as shown: without the values of secret query parameters. */
-function shownTop(k: Kept): { document: string; url: string; title: string } {
+export function shownTop(k: Kept): { document: string; url: string; title: string } {
   const top = k.reading.top;
   return k.urlParams.length ? { ...top, url: scrubUrl(top.url, k.urlParams) } : top;
 }
@@ -241,8 +260,13 @@ function contentMs(r: Reading, before: number): number {
   return Math.round((r.contentMs - before) * 10) / 10;
 }
 
+/** Whether `k`'s lines shown so far are its whole outline (read to the end, every line given). */
+export function shownWhole(k: Kept): boolean {
+  return k.reading.readAll && k.reading.ready.length === 0 && k.record !== undefined && k.record.length === k.reading.shown;
+}
+
 /** Adds shown lines to what `since` compares against (while it stays within RECORD_CHARS). */
-function record(k: Kept, lines: readonly Line[]): void {
+export function record(k: Kept, lines: readonly Line[]): void {
   if (!k.record) return;
   for (const l of lines) {
     k.recordChars += l.d + l.t.length + 1;
@@ -270,8 +294,7 @@ async function since(k: Kept, sinceId: string, budget: number, deadline: number)
   const changes = { since: sinceId, changed: 0, added: 0, removed: 0 };
   if (reason === undefined) {
     const all = r.ready;
-    const beforeComplete = before!.reading.readAll && before!.reading.ready.length === 0 && before!.record!.length === before!.reading.shown;
-    const d = diffOutlines(before!.record!, all, beforeComplete);
+    const d = diffOutlines(before!.record!, all, shownWhole(before!));
     const total = r.readyChars;
     const room = budget - headerLine({ ...shownTop(k), snapshot: k.id }, budget).length - PAGE_RESERVE - 200;
     if (d.chars > room || (d.chars > DIFF_WORTH * total && total > 2_000)) reason = `the change is too large for a diff (${d.chars} characters of ${total})`;

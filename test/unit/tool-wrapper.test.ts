@@ -15,7 +15,7 @@ import type { DownloadView } from '../../shared/downloads.js';
 
 /** A context whose page answers `value`; records the page calls. */
 function fakeContext(value: unknown = {}, downloads: DownloadView[] = []): ToolContext & { callPage: ReturnType<typeof vi.fn> } {
-  return { callPage: vi.fn(async () => value), startedDownloads: downloads } as unknown as ToolContext & { callPage: ReturnType<typeof vi.fn> };
+  return { callPage: vi.fn(async () => value), startedDownloads: downloads, pageChanges: [] } as unknown as ToolContext & { callPage: ReturnType<typeof vi.fn> };
 }
 
 const codeOf = (f: () => unknown) => {

@@ -10,7 +10,7 @@ import { snapshot } from './snapshot.js';
 export const click: ToolDefinition = defineTool({
   name: 'click',
   title: 'Click an element',
-  description: () => `Clicks an element as a person would, once clickable; says if the page changed. For fields use ${type.name}.`,
+  description: () => `Clicks an element as a person would, once clickable; shows what changed. For fields use ${type.name}.`,
   usage: 'button left (default), middle or right; count 2 or 3 for a double or triple click; modifiers are held during it; x and y: a point in CSS px from its top-left (default the centre)',
   notes: () => [
     `Clicks one element in the shared tab, named by a handle from ${snapshot.name} (or a CSS selector matching exactly one element). Waits until it is visible, enabled, still and not covered, scrolls it into view, then clicks as a person would. Returns what happened: dispatched, trusted, navigation started, DOM changed. To fill a field use ${type.name}; to follow a URL use ${navigate.name}.`,

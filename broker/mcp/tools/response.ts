@@ -5,6 +5,7 @@ import { quote } from '../../../shared/snapshot/escape.js';
 import type { DialogSeen } from '../../../shared/act.js';
 import { dialogNote, noteOf } from './dialogs.js';
 import type { ToolContext, ToolOutput } from './types.js';
+import { changesPart } from '../changes.js';
 
 /** What a part may read: the tool's answer so far (its structured result is the page's, for page tools) and the call. */
 export interface PartInput {
@@ -63,12 +64,15 @@ export const downloadsPart: ResponsePart = {
 
 /**
  * The parts every acting tool's answer carries (definitions with `acting: true`), in this order, after the tool's own
- * text. **A part every action should carry is added here, once** — e.g. what changed on the page after the action.
+ * text. **A part every action should carry is added here, once.**
  */
 export const ACTING_PARTS: readonly ResponsePart[] = [untrustedInputPart, dialogsPart];
 
-/** The parts every tool's answer carries, after the acting parts. */
-export const CALL_PARTS: readonly ResponsePart[] = [downloadsPart];
+/**
+ * The parts every tool's answer carries, after the acting parts: what the call's action changed in the page (only
+ * operations the browser reports changes for carry it: ../changes.ts), then the downloads it started.
+ */
+export const CALL_PARTS: readonly ResponsePart[] = [changesPart, downloadsPart];
 
 /**
  * Adds the shared parts to a tool's answer: {@link ACTING_PARTS} when the tool acts, then {@link CALL_PARTS}. Each part

@@ -118,6 +118,8 @@ export interface ToolContext {
    *   `invalid_argument` and `permission_denied` as {@link readDownload}.
    */
   linkResult(request: LinkRequest): Promise<ResultLink>;
+  /** What the page calls of this tool call reported changed in the page, as the browser sent it (broker/mcp/changes.ts). */
+  readonly pageChanges: unknown[];
 }
 
 /**

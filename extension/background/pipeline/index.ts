@@ -11,6 +11,7 @@ import { audit } from '../audit.js';
 import { agentCallEnded, agentCallStarted } from '../downloads.js';
 import { pdfOfTab } from '../pdf-tab.js';
 import { post } from '../native.js';
+import { afterDispatch } from './changes.js';
 import { consent } from './consent.js';
 import { CallClock, withDiagnosedDeadline } from './deadline.js';
 import { dispatch } from './dispatch.js';
@@ -108,7 +109,7 @@ async function run(call: PageCall, signal: AbortSignal, clock: CallClock, seen: 
     await stage(state);
   }
   state.dispatched = true;
-  return dispatch(state);
+  return afterDispatch(state, await dispatch(state));
 }
 
 /** Best-effort cancel of a call: stops a stage that waits, and the content scripts running it. */
