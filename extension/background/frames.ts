@@ -2,7 +2,7 @@
 // Counterpart: extension/content/index.iife.ts.
 import { ContentResponseSchema } from '../../shared/protocol.js';
 import { CONTENT_WIRE, type ContentCall } from '../../shared/call.js';
-import { DocumentResult, type OpName, type RedactionPolicy } from '../../shared/ops.js';
+import { DocumentResult, specOf, type OpName, type RedactionPolicy } from '../../shared/ops.js';
 import { errorData, OrielError } from '../../shared/errors.js';
 import type { TrustedOffer } from '../../shared/trusted-input.js';
 import { originOf } from '../consent/rules.js';
@@ -60,7 +60,7 @@ export async function sendToFrame(tab: number, frameId: number, op: OpName, args
   }
   const parsed = ContentResponseSchema.safeParse(raw);
   if (!parsed.success) throw new OrielError(errorData('internal', 'The content script gave a malformed answer.'));
-  const described = op === 'document' && parsed.data.ok ? DocumentResult.safeParse(parsed.data.value) : undefined;
+  const described = specOf(op).describes_document && parsed.data.ok ? DocumentResult.safeParse(parsed.data.value) : undefined;
   const origin = described?.success && described.data.document === parsed.data.document ? described.data.origin : undefined;
   noteDocument(tab, parsed.data.document, frameId, origin);
   if (!parsed.data.ok) throw new OrielError(parsed.data.error);

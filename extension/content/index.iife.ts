@@ -3,7 +3,7 @@
 // Counterpart: extension/background/frames.ts (sendToFrame).
 import '../zod-jitless.js'; // first: zod must be jitless before any schema is built
 import { ContentCallSchema, type ContentCall } from '../../shared/call.js';
-import { isOpName, OPS, parseOpArgs, type OpName } from '../../shared/ops.js';
+import { isOpName, OPS, parseOpArgs, specOf, type OpName } from '../../shared/ops.js';
 import type { ContentResponse } from '../../shared/protocol.js';
 import { errorData, orielError, toErrorData } from '../../shared/errors.js';
 import { currentRegistry } from './document.js';
@@ -24,6 +24,9 @@ watchSecretSubmissions();
 observeSecretFlips(document);
 import { armDialogs, disarmDialogs, unansweredDialogError } from './dialogs.js';
 
+/** In-flight calls by id, so a `cancel` from the background can abort them. */
+const inflight = new Map<number, AbortController>();
+
 const HANDLERS: ContentHandlers = {
   ...snapshotHandlers,
   ...actionHandlers,
@@ -32,6 +35,11 @@ const HANDLERS: ContentHandlers = {
   ...maskHandlers,
   /** The document this frame shows: its id (handle namespace), URL, title and origin (https://html.spec.whatwg.org/multipage/webappapis.html#dom-origin-dev). */
   document: (_args, ctx) => ({ document: ctx.registry.namespace, url: location.href, title: document.title, origin: window.origin, ready_state: document.readyState }),
+  /** Aborts the content side of another call (best effort). */
+  cancel: ({ call }) => {
+    inflight.get(call)?.abort();
+    return null;
+  },
   lifeline: ({ hold }) => {
     // Only the top frame holds one: a tab needs one lifeline, whatever its frames.
     if (window === window.top) holdLifeline(hold);
@@ -39,8 +47,6 @@ const HANDLERS: ContentHandlers = {
   },
 };
 
-/** In-flight calls by id, so a `cancel` from the background can abort them. */
-const inflight = new Map<number, AbortController>();
 
 async function answer(message: unknown): Promise<ContentResponse> {
   const registry = currentRegistry();
@@ -51,10 +57,6 @@ async function answer(message: unknown): Promise<ContentResponse> {
   if (!isOpName(op) || OPS[op].site !== 'content') return { ok: false, error: errorData('unsupported', `unknown page operation "${op.slice(0, 40)}"`), document: registry.namespace };
   const args = parseOpArgs(op, call.args);
   if (!args.ok) return { ok: false, error: errorData('invalid_argument', args.message), document: registry.namespace };
-  if (op === 'cancel') {
-    inflight.get(Number(args.args.call))?.abort();
-    return { ok: true, value: null, document: registry.namespace };
-  }
   const handler = HANDLERS[op] as ContentHandler<OpName> | undefined;
   if (!handler) return { ok: false, error: errorData('unsupported', `page operation "${op}" is not handled in this frame`), document: registry.namespace };
   const controller = new AbortController();
@@ -72,8 +74,8 @@ async function answer(message: unknown): Promise<ContentResponse> {
       return (redactor = Redactor.fromPolicy(call.redaction));
     },
   };
-  // Acting calls answer the JavaScript dialogs they open (./dialogs.ts).
-  const dialogs = OPS[op].capability === 'act' ? armDialogs(args.args) : undefined;
+  // Acting calls answer the JavaScript dialogs they open (./dialogs.ts), as the op map says.
+  const dialogs = specOf(op).arms_dialogs ? armDialogs(args.args) : undefined;
   try {
     const value = await handler(args.args as never, ctx);
     if (dialogs) {

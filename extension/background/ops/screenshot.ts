@@ -24,8 +24,7 @@ interface ElementBox {
   viewport: { width: number; height: number };
 }
 
-export async function screenshot(tab: number, raw: Record<string, unknown>, frameCall: FrameCallOptions): Promise<ScreenshotResult> {
-  const args = raw as ScreenshotArgs;
+export async function screenshot(tab: number, args: ScreenshotArgs, frameCall: FrameCallOptions): Promise<ScreenshotResult> {
   if (args.handle !== undefined && args.selector !== undefined) throw orielError('invalid_argument', 'Give at most one of handle or selector.');
 
   let info: chrome.tabs.Tab;

@@ -3,10 +3,9 @@
 // new document meanwhile fails with stale_document (acting ops get a moment: the navigation may be their own doing).
 // Calls that act or run code do it under the tab's navigation guard (./guarded.ts).
 import { errorData, OrielError, orielError } from '../../../shared/errors.js';
-import { OPS } from '../../../shared/ops.js';
+import { isSiteOp, OPS, specOf } from '../../../shared/ops.js';
 import { listFrames, sendToFrame } from '../frames.js';
-import { snapshotTab } from '../snapshot.js';
-import { backgroundOps } from '../ops/index.js';
+import { runInBackground } from '../ops/index.js';
 import { cancelInFrames, trackCall, untrackCall } from './running.js';
 import { isNavigationAway, topFrameAnswers } from './follow.js';
 import { redactionOf, type CallState } from './types.js';
@@ -26,12 +25,7 @@ export function dispatch(state: CallState): Promise<unknown> {
 async function carryOut(state: CallState): Promise<unknown> {
   const { op, tab, args } = state;
   const options = { call: state.call.id, redaction: redactionOf(state.settings, await secretParams(tab)), deadline: state.clock.deadline };
-  if (OPS[op].site === 'background') {
-    if (op === 'snapshot') return snapshotTab(tab, args as never, state.call.deadline);
-    const run = backgroundOps[op];
-    if (!run) throw orielError('unsupported', `The background has no implementation of "${op}".`);
-    return run(tab, args, options);
-  }
+  if (isSiteOp(op, 'background')) return runInBackground(op, tab, args as never, options);
   const target = state.target!;
   if (target.everyFrame) return waitInTab(state, options);
   trackCall(state.call.id, tab, [target.frame]);
@@ -41,7 +35,7 @@ async function carryOut(state: CallState): Promise<unknown> {
     const frameOptions = input ? { ...options, input } : options;
     const value = (await endsWithDocument(sendToFrame(tab, target.frame, op, args, frameOptions), tab, target.frame, acts ? OWN_NAVIGATION_GRACE_MS : 0)).value;
     // A modified click on a link that synthetic events could not open: open it as a person's click would.
-    if (op === 'click' && value && typeof value === 'object' && typeof (value as { new_tab_url?: unknown }).new_tab_url === 'string') {
+    if (specOf(op).opens_new_tab && value && typeof value === 'object' && typeof (value as { new_tab_url?: unknown }).new_tab_url === 'string') {
       const session = await openLinkInNewTab(tab, (value as { new_tab_url: string }).new_tab_url, state.settings);
       if (session) return { ...value, new_tab_session: session };
     }

@@ -2,6 +2,7 @@
 // (../nav-guard.ts), which stops top-level navigations to origins without an act grant before any request leaves, and
 // a call whose navigation was stopped fails saying so (docs/architecture.md, "Consent").
 import { OrielError, orielError } from '../../../shared/errors.js';
+import { answersBeforeCommit, specOf } from '../../../shared/ops.js';
 import { guardTab, type Blocked } from '../nav-guard.js';
 import type { CallState } from './types.js';
 
@@ -25,9 +26,10 @@ const DENIED_LINGER_MS = 15_000;
 export async function underNavigationGuard(state: CallState, run: (state: CallState) => Promise<unknown>): Promise<unknown> {
   const t = state.target!;
   const guard = await guardTab(state.tab, [t.topOrigin, t.origin, ...(t.destination !== undefined ? [t.destination] : [])]);
-  // navigate without waiting returns while its navigation is under way: the guard stays until it commits or fails.
+  // An op that answers before its navigation commits (navigate without waiting) returns while it is under way: the guard stays until it commits or fails.
   let releaseLater = false;
   const watch = watchTopFrame(state.tab);
+  const navigates = specOf(state.op).navigates === true;
   try {
     const stopped = guard.stopped.then((blocked) => {
       throw blockedError(state, blocked);
@@ -35,12 +37,12 @@ export async function underNavigationGuard(state: CallState, run: (state: CallSt
     const value = await Promise.race([run(state), stopped]);
     // The navigation the call started may be stopped a moment after the page answered.
     const reported = (value as { navigation_started?: unknown } | null)?.navigation_started === true;
-    if (state.op !== 'navigate' && (watch.pending() || (reported && !watch.settled()))) {
+    if (!navigates && (watch.pending() || (reported && !watch.settled()))) {
       await Promise.race([watch.settles(NAVIGATION_SETTLE_MS), stopped]);
       const blocked = guard.blocked();
       if (blocked) throw blockedError(state, blocked);
     }
-    if (state.op === 'navigate' && state.args.wait_until === 'none') {
+    if (answersBeforeCommit(state.op, state.args)) {
       releaseLater = true;
       void topFrameSettles(state.tab, NAVIGATION_GUARD_MS).then(() => guard.release(DENIED_LINGER_MS));
     }
@@ -54,7 +56,7 @@ export async function underNavigationGuard(state: CallState, run: (state: CallSt
 /** The error for a call whose navigation the guard stopped: what was done, where it was going, what to do. */
 function blockedError(state: CallState, blocked: Blocked): OrielError {
   const why = blocked.denied ? `the user always denies act on ${blocked.origin}` : `the user has not allowed act on ${blocked.origin}`;
-  const done = state.op === 'navigate' ? 'The page redirected' : `The ${state.op} was carried out, but the page it acted on then navigated`;
+  const done = specOf(state.op).navigates ? 'The page redirected' : `The ${state.op} was carried out, but the page it acted on then navigated`;
   return orielError('permission_denied', `${done} to ${blocked.origin}; Oriel stopped that before any request left, since ${why}.`, {
     next: blocked.denied ? "do without it, or ask the user to remove the rule in Oriel's options" : `navigate to the page on ${blocked.origin} itself: the user is asked`,
     details: { reason: 'navigation_blocked', origin: blocked.origin },
