@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { BRIDGE_LIMITS, jsonBytes } from './bridge.js';
 import { PAGE_TOOL_LIMITS, PageToolNameSchema, PageToolProviderSchema, PageToolSchema } from './page-tools.js';
+import { LinesLostSchema, LinesReplySchema } from './snapshot/reading.js';
 import { DialogArgs, DialogResult, HandleSchema, TargetArgs } from './act.js';
 import { DragArgs, DragResult, HoverArgs, HoverResult, PressKeyArgs, PressKeyResult, ScrollArgs, ScrollResult, SelectOptionsArgs, SelectOptionsResult, UploadArgs, UploadResult } from './input-ops.js';
 
@@ -469,6 +470,11 @@ export interface OpSpec {
   reads_pdf?: true;
   /** Its result describes the frame's document with its origin, which the background records. */
   describes_document?: true;
+  /**
+   * Read in every frame, it succeeds with these arguments only when every frame does (waiting for something to go:
+   * a frame that never had it succeeds at once); otherwise the first frame to succeed answers.
+   */
+  frames_agree?: (args: never) => boolean;
 }
 
 /** The budget of a content action with `timeout_ms`: what it waits by default, up to `max_ms` in all, 5 s to answer. */
@@ -596,6 +602,7 @@ export const OPS = {
     public: true,
     target: 'handle_or_every_frame',
     budget: { default_ms: 10_000, max_ms: 55_000, slack_ms: 5_000 },
+    frames_agree: (args: WaitForArgs) => args.state === 'hidden' || args.state === 'detached',
   },
   extract: {
     args: ExtractArgs,
@@ -669,7 +676,7 @@ export const OPS = {
   element_rect: { args: ElementRectArgs, result: ElementRectResult, capability: 'read', site: 'content', public: false },
   destination: { args: DestinationArgs, result: DestinationResult, capability: 'read', site: 'content', public: false },
   redaction_boxes: { args: RedactionBoxesArgs, result: RedactionBoxesResult, capability: 'read', site: 'content', public: false },
-  'snapshot.lines': { args: SnapshotLinesArgs, result: z.unknown(), capability: 'read', site: 'content', public: false },
+  'snapshot.lines': { args: SnapshotLinesArgs, result: z.union([LinesReplySchema, LinesLostSchema]), capability: 'read', site: 'content', public: false },
   'snapshot.hello': { args: SnapshotHelloArgs, result: z.object({ sent: z.boolean() }), capability: 'none', site: 'content', public: false },
   'snapshot.resolve': { args: SnapshotResolveArgs, result: z.object({ status: z.string(), tag: z.string().optional() }), capability: 'none', site: 'content', public: false },
 } as const satisfies Record<string, OpSpec>;
@@ -681,8 +688,16 @@ export type OpResult<N extends OpName> = z.infer<(typeof OPS)[N]['result']>;
 /** Names of the operations an agent's call may carry. */
 export type PublicOpName = { [N in OpName]: (typeof OPS)[N]['public'] extends true ? N : never }[OpName];
 
+/** Names of the operations that take the top frame to another page on purpose ({@link OpSpec.navigates}). */
+export type NavigatingOpName = { [N in OpName]: (typeof OPS)[N] extends { navigates: true } ? N : never }[OpName];
+
 /** Names of the operations of one site. */
 export type SiteOpName<S extends OpSite> = { [N in OpName]: (typeof OPS)[N]['site'] extends S ? N : never }[OpName];
+
+/** Whether `op` takes the top frame to another page on purpose ({@link OpSpec.navigates}). */
+export function isNavigatingOp(op: OpName): op is NavigatingOpName {
+  return specOf(op).navigates === true;
+}
 
 /** Whether `op` runs on `site`. */
 export function isSiteOp<S extends OpSite>(op: OpName, site: S): op is SiteOpName<S> {
@@ -699,17 +714,44 @@ export function specOf(op: OpName): OpSpec {
  * deadline, and `slack_ms`, what the work leaves free before it. Operations without a budget get 30 s and no slack.
  * `args.timeout_ms` is read when it is a number (validation has bounded it already).
  */
-export function budgetOf(op: OpName, args: { timeout_ms?: unknown }): { ms: number; slack_ms: number } {
+export function budgetOf(op: OpName, args: object): { ms: number; slack_ms: number } {
   const b = specOf(op).budget;
   if (!b) return { ms: 30_000, slack_ms: 0 };
-  const work = typeof args.timeout_ms === 'number' ? args.timeout_ms : b.default_ms;
+  const given = argOf(args, 'timeout_ms');
+  const work = typeof given === 'number' ? given : b.default_ms;
   return { ms: Math.min(work * (b.waits ?? 1) + b.slack_ms, b.max_ms), slack_ms: b.slack_ms };
 }
 
+/**
+ * One argument of a call whose op the caller holds only as a union (generic code: the pipeline, the content entry),
+ * read by name; undefined when the op has no such argument or the call left it out.
+ */
+export function argOf(args: object, name: string): unknown {
+  return Object.hasOwn(args, name) ? (Reflect.get(args, name) as unknown) : undefined;
+}
+
 /** The handle a call of `op` names its element by (`handle`, or `root` for snapshot), if any. */
-export function handleOf(op: OpName, args: { handle?: unknown; root?: unknown }): string | undefined {
-  const value = args[specOf(op).handle_arg ?? 'handle'];
+export function handleOf(op: OpName, args: object): string | undefined {
+  const value = argOf(args, specOf(op).handle_arg ?? 'handle');
   return typeof value === 'string' ? value : undefined;
+}
+
+/** The element a call names by handle or by selector (the op map's target arguments), if any. */
+export function elementOf(op: OpName, args: object): { handle: string } | { selector: string } | undefined {
+  const handle = handleOf(op, args);
+  if (handle !== undefined) return { handle };
+  const selector = argOf(args, 'selector');
+  return typeof selector === 'string' ? { selector } : undefined;
+}
+
+/** Whether every frame a call of `op` with `args` reads must succeed for it to succeed ({@link OpSpec.frames_agree}). */
+export function framesAgree<N extends OpName>(op: N, args: OpArgs<N>): boolean {
+  return specOf(op).frames_agree?.(args as never) === true;
+}
+
+/** Whether `op` is an operation an agent's call may carry. */
+export function isPublicOp(op: string): op is PublicOpName {
+  return isOpName(op) && OPS[op].public;
 }
 
 /** How a call of `op` with `args` activates its element ({@link OpSpec.activates}), or undefined. */
@@ -741,9 +783,10 @@ export function isOpName(op: string): op is OpName {
  * Parses an operation's arguments with its schema.
  * @returns the parsed arguments, or a message naming the first problem (path and reason), bounded to 500 characters.
  */
-export function parseOpArgs(op: OpName, raw: unknown): { ok: true; args: Record<string, unknown> } | { ok: false; message: string } {
+export function parseOpArgs<N extends OpName>(op: N, raw: unknown): { ok: true; args: OpArgs<N> } | { ok: false; message: string } {
   const parsed = OPS[op].args.safeParse(raw);
-  if (parsed.success) return { ok: true, args: parsed.data as Record<string, unknown> };
+  // The schema of `op` parsed them: they are `op`'s arguments (the one place the map's schema meets its type).
+  if (parsed.success) return { ok: true, args: parsed.data as OpArgs<N> };
   const issue = parsed.error.issues[0];
   const where = issue && issue.path.length > 0 ? ` (${issue.path.join('.')})` : '';
   return { ok: false, message: `Invalid arguments for ${op}${where}: ${issue?.message ?? 'wrong shape'}.`.slice(0, 500) };

@@ -3,11 +3,13 @@
 // Counterpart: extension/background/frames.ts (sendToFrame).
 import '../zod-jitless.js'; // first: zod must be jitless before any schema is built
 import { ContentCallSchema, type ContentCall } from '../../shared/call.js';
-import { isOpName, OPS, parseOpArgs, specOf, type OpName } from '../../shared/ops.js';
+import { argOf, budgetOf, isOpName, isSiteOp, parseOpArgs, specOf, type OpArgs, type SiteOpName } from '../../shared/ops.js';
 import type { ContentResponse } from '../../shared/protocol.js';
 import { errorData, orielError, toErrorData } from '../../shared/errors.js';
 import { currentRegistry } from './document.js';
 import type { ContentContext, ContentHandler, ContentHandlers } from './handlers.js';
+
+type ContentOpName = SiteOpName<'content'>;
 import { snapshotHandlers } from './snapshot/index.js';
 import { actionHandlers } from './actions/index.js';
 import { maskHandlers } from './masks.js';
@@ -54,11 +56,10 @@ async function answer(message: unknown): Promise<ContentResponse> {
   if (!parsed.success) return { ok: false, error: errorData('invalid_argument', 'malformed request to the content script'), document: registry.namespace };
   const call: ContentCall = parsed.data;
   const op = call.op;
-  if (!isOpName(op) || OPS[op].site !== 'content') return { ok: false, error: errorData('unsupported', `unknown page operation "${op.slice(0, 40)}"`), document: registry.namespace };
+  if (!isOpName(op) || !isSiteOp(op, 'content')) return { ok: false, error: errorData('unsupported', `unknown page operation "${op.slice(0, 40)}"`), document: registry.namespace };
   const args = parseOpArgs(op, call.args);
   if (!args.ok) return { ok: false, error: errorData('invalid_argument', args.message), document: registry.namespace };
-  const handler = HANDLERS[op] as ContentHandler<OpName> | undefined;
-  if (!handler) return { ok: false, error: errorData('unsupported', `page operation "${op}" is not handled in this frame`), document: registry.namespace };
+  if (!HANDLERS[op]) return { ok: false, error: errorData('unsupported', `page operation "${op}" is not handled in this frame`), document: registry.namespace };
   const controller = new AbortController();
   if (call.id !== 0) inflight.set(call.id, controller);
   let redactor: Redactor | undefined;
@@ -66,7 +67,9 @@ async function answer(message: unknown): Promise<ContentResponse> {
     registry,
     signal: controller.signal,
     call: call.id,
-    ...(call.deadline !== undefined && { deadline: call.deadline }),
+    ...(call.budget && { deadline: call.budget.deadline }),
+    // A call without a budget (Oriel's own) works under its op's default one.
+    budget: call.budget ?? { deadline: Date.now() + budgetOf(op, args.args).ms, slack_ms: budgetOf(op, args.args).slack_ms },
     ...(call.input && { input: call.input }),
     redactor() {
       if (redactor) return redactor;
@@ -75,9 +78,9 @@ async function answer(message: unknown): Promise<ContentResponse> {
     },
   };
   // Acting calls answer the JavaScript dialogs they open (./dialogs.ts), as the op map says.
-  const dialogs = specOf(op).arms_dialogs ? armDialogs(args.args) : undefined;
+  const dialogs = specOf(op).arms_dialogs ? armDialogs({ dialog: argOf(args.args, 'dialog'), dialog_text: argOf(args.args, 'dialog_text') }) : undefined;
   try {
-    const value = await handler(args.args as never, ctx);
+    const value = await run(op, args.args, ctx);
     if (dialogs) {
       const unanswered = unansweredDialogError(dialogs);
       if (unanswered) throw unanswered;
@@ -90,6 +93,13 @@ async function answer(message: unknown): Promise<ContentResponse> {
     if (dialogs) disarmDialogs(dialogs);
     if (call.id !== 0) inflight.delete(call.id);
   }
+}
+
+/** Runs `op`'s handler (the table's entry for `op` takes `op`'s arguments). */
+async function run<N extends ContentOpName>(op: N, args: OpArgs<N>, ctx: ContentContext): Promise<unknown> {
+  const handler: ContentHandler<N> | undefined = HANDLERS[op];
+  if (!handler) throw orielError('unsupported', `page operation "${op}" is not handled in this frame`);
+  return handler(args, ctx);
 }
 
 chrome.runtime.onMessage.addListener((message: unknown, sender, sendResponse) => {

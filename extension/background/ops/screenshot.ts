@@ -133,7 +133,7 @@ async function elementBox(tab: number, handle: string | undefined, selector: str
   }
   if (frameId !== 0) throw orielError('unsupported', 'Element screenshots work for elements of the top frame; capture the whole tab instead (screenshot without handle).');
   const reply = await sendToFrame(tab, frameId, 'element_rect', handle !== undefined ? { handle } : { selector: selector! }, frameCall);
-  return reply.value as ElementBox;
+  return reply.value;
 }
 
 /** Firefox's `tabs.captureTab(tabId, options)`, which captures a tab whether or not it is the visible one; Chromium has none. */

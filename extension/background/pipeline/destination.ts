@@ -1,6 +1,6 @@
 // Where an agent's click or key would take the tab, read from the target frame before the call acts, so the consent
 // stage can ask about the destination first (docs/architecture.md, "Consent": navigation is an act on the destination).
-import { activationOf } from '../../../shared/ops.js';
+import { activationOf, elementOf } from '../../../shared/ops.js';
 import { originOf } from '../../consent/rules.js';
 import { sendToFrame } from '../frames.js';
 import { secretParams } from '../secret-params.js';
@@ -16,12 +16,12 @@ export async function destinationOrigin(state: CallState): Promise<string | unde
   const how = activationOf(state.op, state.args);
   if (!how) return undefined;
   const t = state.target!;
-  const target = typeof state.args.handle === 'string' ? { handle: state.args.handle } : typeof state.args.selector === 'string' ? { selector: state.args.selector } : undefined;
+  const target = elementOf(state.op, state.args);
   if (!target) return undefined;
   try {
     const redaction = redactionOf(state.settings, await secretParams(state.tab));
-    const reply = await sendToFrame(state.tab, t.frame, 'destination', { ...target, ...(how === 'enter' && { enter: true }) }, { redaction, deadline: state.clock.deadline });
-    const url = (reply.value as { url?: string }).url;
+    const reply = await sendToFrame(state.tab, t.frame, 'destination', { ...target, ...(how === 'enter' && { enter: true }) }, { redaction, budget: { deadline: state.clock.deadline, slack_ms: 0 } });
+    const url = reply.value.url;
     if (url === undefined || !/^https?:/i.test(url)) return undefined;
     const origin = originOf(url);
     return origin === t.origin ? undefined : origin;

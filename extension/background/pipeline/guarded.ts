@@ -2,7 +2,7 @@
 // (../nav-guard.ts), which stops top-level navigations to origins without an act grant before any request leaves, and
 // a call whose navigation was stopped fails saying so (docs/architecture.md, "Consent").
 import { OrielError, orielError } from '../../../shared/errors.js';
-import { answersBeforeCommit, specOf } from '../../../shared/ops.js';
+import { answersBeforeCommit, argOf, specOf } from '../../../shared/ops.js';
 import { guardTab, type Blocked } from '../nav-guard.js';
 import type { CallState } from './types.js';
 
@@ -36,7 +36,7 @@ export async function underNavigationGuard(state: CallState, run: (state: CallSt
     });
     const value = await Promise.race([run(state), stopped]);
     // The navigation the call started may be stopped a moment after the page answered.
-    const reported = (value as { navigation_started?: unknown } | null)?.navigation_started === true;
+    const reported = typeof value === 'object' && value !== null && argOf(value, 'navigation_started') === true;
     if (!navigates && (watch.pending() || (reported && !watch.settled()))) {
       await Promise.race([watch.settles(NAVIGATION_SETTLE_MS), stopped]);
       const blocked = guard.blocked();

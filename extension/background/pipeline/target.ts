@@ -5,8 +5,8 @@ import { orielError } from '../../../shared/errors.js';
 import { handleOf, specOf } from '../../../shared/ops.js';
 import { frameOfDocument, frameOrigin, frameOriginOrError, originOfDocument } from '../frames.js';
 import { originOf } from '../../consent/rules.js';
-import { destinationOf } from '../ops/navigate.js';
-import type { Stage } from './types.js';
+import { destinationOfCall } from '../ops/index.js';
+import { navigates, type Stage } from './types.js';
 
 /** The namespace part of a handle (`q7k2mzr4.3` → `q7k2mzr4`). */
 export function namespaceOf(handle: string): string {
@@ -36,5 +36,5 @@ export const target: Stage = async (state) => {
   const top = await frameOriginOrError(state.tab, 0);
   const origin = frame === 0 ? top.origin : await frameOrigin(state.tab, frame);
   state.target = { frame, origin, topOrigin: top.origin, everyFrame, topReachable: top.reachable };
-  if (specOf(state.op).navigates) state.target.destination = originOf(await destinationOf(state.tab, args));
+  if (navigates(state)) state.target.destination = originOf(await destinationOfCall(state.op, state.tab, state.args));
 };
