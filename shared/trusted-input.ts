@@ -45,7 +45,6 @@ export type TrustedStep = z.infer<typeof TrustedStepSchema>;
 
 /** Content → background: dispatch `steps` for call `call` (the call the background sent to this frame). */
 export const TrustedInputRequestSchema = z.object({
-  oriel_input: z.literal(1),
   call: z.number().int().positive(),
   steps: z.array(TrustedStepSchema).min(1).max(MAX_TRUSTED_STEPS),
 });
