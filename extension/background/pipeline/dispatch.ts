@@ -16,6 +16,7 @@ type ContentCallState = CallState & CallState<PublicOpName & SiteOpName<'content
 import { secretParams } from '../secret-params.js';
 import { offerTrustedInput, withdrawTrustedInput } from '../trusted-input.js';
 import { underNavigationGuard } from './guarded.js';
+import { decideEveryFrame, type FrameOutcome } from './every-frame.js';
 import { openLinkInNewTab } from '../link-tabs.js';
 
 /** Acting ops may cause the navigation themselves (a link, a submit): their answer gets this long to arrive, ms. */
@@ -102,13 +103,6 @@ async function waitInTab(state: ContentCallState, options: FrameCallOptions & { 
   }
 }
 
-/** Errors a frame gives when it cannot host the wait at all (no content script, mid-navigation): not an answer. */
-const UNREACHABLE = new Set(['unsupported', 'stale_document']);
-
-function isUnreachable(err: unknown): boolean {
-  return err instanceof OrielError && UNREACHABLE.has(err.data.code);
-}
-
 /**
  * `wait_for` by selector or text looks in every frame of the tab, as the snapshot does. To appear (`visible`,
  * `attached`) it is enough that one frame sees the target: the first frame to succeed answers and the others are
@@ -130,8 +124,8 @@ async function waitInEveryFrame(state: ContentCallState, options: FrameCallOptio
   try {
     const outcomes = frames.map((frameId) =>
       endsWithDocument(sendToFrame(tab, frameId, state.op, args, options), tab, frameId).then(
-        (reply) => ({ frameId, ok: true as const, value: reply.value }),
-        (err: unknown) => ({ frameId, ok: false as const, err }),
+        (reply): FrameOutcome => ({ frameId, ok: true, value: reply.value }),
+        (err: unknown): FrameOutcome => ({ frameId, ok: false, err }),
       ),
     );
     if (!going) {
@@ -150,18 +144,9 @@ async function waitInEveryFrame(state: ContentCallState, options: FrameCallOptio
         return first.value;
       }
     }
-    const settled = await Promise.all(outcomes);
-    const answered = settled.filter((r) => r.ok || !isUnreachable(r.err));
-    if (going && answered.length > 0 && answered.every((r) => r.ok)) {
-      const top = answered.find((r) => r.frameId === 0) ?? answered[0]!;
-      return top.ok ? top.value : undefined;
-    }
-    const topFailure = settled.find((r) => r.frameId === 0 && !r.ok);
-    if (topFailure && !topFailure.ok && !isUnreachable(topFailure.err)) throw topFailure.err;
-    const other = answered.find((r) => !r.ok);
-    if (other && !other.ok) throw other.err;
-    if (topFailure && !topFailure.ok) throw topFailure.err;
-    throw orielError('timeout', 'No frame of this tab could be searched. Take a snapshot to see the page as it is.', { next: 'snapshot' });
+    const decided = decideEveryFrame(await Promise.all(outcomes), going);
+    if (decided.ok) return decided.value;
+    throw decided.err;
   } finally {
     untrackCall(id);
   }
