@@ -466,6 +466,8 @@ export interface OpSpec {
   arms_dialogs?: true;
   /** Its result may name a link it could not open in a new tab (`new_tab_url`): the background opens it. */
   opens_new_tab?: true;
+  /** Its pointer and key input may go through the browser's trusted input, when the person turned it on (shared/trusted-input.ts). */
+  trusted_input?: true;
   /** On a tab showing a PDF in the browser's viewer it reads the PDF instead (extension/background/pdf-tab.ts). */
   reads_pdf?: true;
   /** Its result describes the frame's document with its origin, which the background records. */
@@ -506,6 +508,7 @@ export const OPS = {
     target: 'handle',
     budget: ACTION_BUDGET,
     activates: () => 'click',
+    trusted_input: true,
     arms_dialogs: true,
     opens_new_tab: true,
   },
@@ -530,6 +533,7 @@ export const OPS = {
     target: 'handle',
     budget: ACTION_BUDGET,
     activates: (args: TypeArgs) => (args.submit === true ? 'enter' : undefined),
+    trusted_input: true,
     arms_dialogs: true,
   },
   select_options: {
@@ -552,6 +556,7 @@ export const OPS = {
     budget: ACTION_BUDGET,
     // Enter in a field may submit its form; Enter sent to the page as a whole activates nothing known in advance.
     activates: (args: PressKeyArgs) => (args.key === 'Enter' && (args.handle !== undefined || args.selector !== undefined) ? 'enter' : undefined),
+    trusted_input: true,
     arms_dialogs: true,
   },
   hover: {
@@ -562,6 +567,7 @@ export const OPS = {
     public: true,
     target: 'handle',
     budget: ACTION_BUDGET,
+    trusted_input: true,
     arms_dialogs: true,
   },
   scroll: {

@@ -67,6 +67,3 @@ export type TrustedInputReply = z.infer<typeof TrustedInputReplySchema>;
  */
 export const TrustedOfferSchema = z.object({ trusted: z.boolean(), note: z.string().max(300).optional() });
 export type TrustedOffer = z.infer<typeof TrustedOfferSchema>;
-
-/** Operations whose pointer and key input may go through trusted input. */
-export const TRUSTED_INPUT_OPS: ReadonlySet<string> = new Set(['click', 'hover', 'press_key', 'type']);

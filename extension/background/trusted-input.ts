@@ -2,8 +2,8 @@
 // (chrome.debugger, Chromium only), so pages see events with isTrusted true and the browser does their default
 // actions. The content script still checks and observes; it asks here, mid-action, for the dispatch.
 // Counterpart: extension/content/actions/trusted.ts; messages in shared/trusted-input.ts.
-import { TRUSTED_INPUT_OPS, type TrustedInputRequest, type TrustedInputReply, type TrustedOffer, type TrustedStep } from '../../shared/trusted-input.js';
-import type { OpName } from '../../shared/ops.js';
+import type { TrustedInputRequest, TrustedInputReply, TrustedOffer, TrustedStep } from '../../shared/trusted-input.js';
+import { specOf, type OpName } from '../../shared/ops.js';
 import { readSettings } from '../settings.js';
 import { CHROMIUM_BUILD } from '../build-target.js';
 import { isShared, onSharingChanged, sharedTabIds } from './sharing.js';
@@ -28,7 +28,7 @@ export function trustedInputExists(): boolean {
  * @returns the offer to put in the content call, or undefined when trusted input does not apply.
  */
 export function offerTrustedInput(call: number, op: OpName, tab: number, frame: number, optionOn: boolean): TrustedOffer | undefined {
-  if (!optionOn || !TRUSTED_INPUT_OPS.has(op) || !trustedInputExists() || call === 0) return undefined;
+  if (!optionOn || !specOf(op).trusted_input || !trustedInputExists() || call === 0) return undefined;
   const why = stopped.get(tab);
   if (why) return { trusted: false, note: why };
   offers.set(call, { tab, frame });

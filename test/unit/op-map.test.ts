@@ -57,4 +57,9 @@ describe('op map', () => {
     expect(survivesDisconnect('click')).toBe(false);
     expect(survivesDisconnect('no such op')).toBe(false);
   });
+
+  it('offers trusted input to the pointer and key ops only', () => {
+    const offered = (Object.keys(OPS) as OpName[]).filter((op) => specOf(op).trusted_input);
+    expect(offered.sort()).toEqual(['click', 'hover', 'press_key', 'type']);
+  });
 });
