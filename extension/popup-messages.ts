@@ -1,24 +1,10 @@
-// Messages between the extension's own pages (popup, options: extension/ui) and the background (extension/background/index.ts).
-// The background accepts them only from the extension's own pages, never from content scripts or web pages.
-import { z } from 'zod';
-import { AnswerSchema, type Answer, type Grantable, type Rule, type SessionGrant } from './consent/rules.js';
+// What the extension's own pages (popup, options: extension/ui) and the background (extension/background/index.ts) say to
+// each other: the requests and change notes are side messages (shared/side-messages.ts); the replies' shapes are here.
+import type { Answer, Grantable, Rule, SessionGrant } from './consent/rules.js';
 import type { AuditEntry } from './consent/audit.js';
 
-export const PopupRequestSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('state') }),
-  z.object({ kind: z.literal('share'), tab: z.number().int(), shared: z.boolean() }),
-  /** The person answers prompt `prompt`. */
-  z.object({ kind: z.literal('answer'), prompt: z.string().max(40), answer: AnswerSchema }),
-  /** The remembered rules and session grants (options page). */
-  z.object({ kind: z.literal('rules') }),
-  /** Revokes one rule or session grant. */
-  z.object({ kind: z.literal('revoke'), id: z.string().max(40) }),
-  /** The exec audit log, newest last. */
-  z.object({ kind: z.literal('audit') }),
-  /** Shows the waiting prompts: the toolbar popup where the browser can open it, else a popup window. */
-  z.object({ kind: z.literal('show-prompts') }),
-]);
-export type PopupRequest = z.infer<typeof PopupRequestSchema>;
+/** What the extension's pages ask the background: side message `page_request` (shared/side-messages.ts). */
+export { PageRequestSchema as PopupRequestSchema, ChangedSchema, type Changed, type PageRequest as PopupRequest } from '../shared/side-messages.js';
 
 /** A waiting permission prompt as the popup shows it. Strings from pages (`pages`) are page content: shown escaped and labelled. */
 export interface PromptView {
@@ -64,6 +50,4 @@ export interface RulesState {
 export type AnswerReply = { ok: boolean; error?: string };
 export type AuditReply = { entries: AuditEntry[] };
 
-/** The background tells open extension pages that something they show changed; they then ask again. Carries no data. */
-export const ChangedSchema = z.object({ kind: z.literal('changed'), what: z.enum(['prompts', 'rules', 'audit']) });
-export type Changed = z.infer<typeof ChangedSchema>;
+

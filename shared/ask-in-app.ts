@@ -4,6 +4,14 @@
 import { z } from 'zod';
 
 /**
+ * The answers a prompt offers. `allow_code_session` and `allow_session` (this exact code / any code, in this session
+ * and on this origin) exist only for exec; for exec, `allow_origin` means any code in every session on this origin.
+ */
+export const ANSWERS = ['allow_once', 'allow_code_session', 'allow_session', 'allow_origin', 'allow_host', 'allow_any', 'deny_once', 'deny_origin'] as const;
+export type Answer = (typeof ANSWERS)[number];
+export const AnswerSchema = z.enum(ANSWERS);
+
+/**
  * The answers an agent's app may relay: allow once, allow on this site (not for code), this exact code in this tab
  * (code only), deny once. The broad ones (a host on any port, every site, any code, always deny) stay in the popup.
  */

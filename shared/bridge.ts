@@ -42,7 +42,6 @@ export function jsonBytes(text: string, limit: number = BRIDGE_LIMITS.messageByt
  */
 export const PagePushSchema = z
   .object({
-    oriel_push: z.literal('page_message'),
     document: z.string().min(1).max(32),
     data: z.string().max(BRIDGE_LIMITS.messageBytes),
     skipped: z.number().int().min(0).max(1e9),

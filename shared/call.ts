@@ -3,7 +3,7 @@
 // (its id, session, caller, document guard, deadline, capability, redaction policy) live here, never inside `args`,
 // which holds only the operation's own arguments (shared/ops.ts). Documented in docs/native-messaging.md.
 import { z } from 'zod';
-import { CapabilitySchema, OPS, RedactionPolicy, isOpName, type Capability, type OpName } from './ops.js';
+import { CapabilitySchema, OPS, RedactionPolicy, isPublicOp, type Capability, type OpName, type PublicOpName } from './ops.js';
 import { TrustedOfferSchema } from './trusted-input.js';
 
 /** Who makes a call: the MCP client connection (its id is minted by the hub; its name is the client's `clientInfo.name`). */
@@ -37,6 +37,22 @@ export const PageCallSchema = z.object({
 export type PageCall = z.infer<typeof PageCallSchema>;
 
 /**
+ * A call's time budget as it travels from the background to the content script: the call's absolute `deadline` (ms
+ * since the Unix epoch; the resumed one after a permission prompt) and `slack_ms`, the time its work leaves free before
+ * it for the answer to travel back (shared/ops.ts `OpBudget`). Content actions wait until `deadline - slack_ms`.
+ */
+export const CallBudgetSchema = z.object({
+  deadline: z.number().int().nonnegative(),
+  slack_ms: z.number().int().min(0).max(120_000),
+});
+export type CallBudget = z.infer<typeof CallBudgetSchema>;
+
+/** When the work under `budget` must end: its deadline less its slack (ms since the Unix epoch). */
+export function workEnd(budget: CallBudget): number {
+  return budget.deadline - budget.slack_ms;
+}
+
+/**
  * A call narrowed for one frame's content script (background → content). `redaction` is the user's policy, attached by
  * the background from the options page; an agent can neither send nor weaken it. `input` says whether the pointer and
  * key input of this call may go through the browser's trusted input (the person's option, never the agent's).
@@ -47,7 +63,8 @@ export const ContentCallSchema = z.object({
   op: z.string().max(OP_MAX),
   args: z.record(z.string(), z.unknown()),
   redaction: RedactionPolicy.optional(),
-  deadline: z.number().int().nonnegative().optional(),
+  /** The call's budget; Oriel's own private calls may go without. */
+  budget: CallBudgetSchema.optional(),
   /** Trusted input for this call (click, hover, press_key, type), when the person turned it on (shared/trusted-input.ts). */
   input: TrustedOfferSchema.optional(),
 });
@@ -65,8 +82,8 @@ export function capabilityOf(op: OpName): Capability {
  * Checks what the hub sent against the op map: the op must be public and its capability the op's own.
  * @returns the op name, or why the call is refused.
  */
-export function checkPageCall(call: PageCall): { ok: true; op: OpName } | { ok: false; message: string } {
-  if (!isOpName(call.op) || !OPS[call.op].public) return { ok: false, message: `Unknown page operation ${JSON.stringify(call.op.slice(0, OP_MAX))}.` };
+export function checkPageCall(call: PageCall): { ok: true; op: PublicOpName } | { ok: false; message: string } {
+  if (!isPublicOp(call.op)) return { ok: false, message: `Unknown page operation ${JSON.stringify(call.op.slice(0, OP_MAX))}.` };
   if (OPS[call.op].capability !== call.capability) return { ok: false, message: `Operation ${call.op} needs ${OPS[call.op].capability}, not ${call.capability}.` };
   return { ok: true, op: call.op };
 }

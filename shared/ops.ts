@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { BRIDGE_LIMITS, jsonBytes } from './bridge.js';
 import { PAGE_TOOL_LIMITS, PageToolNameSchema, PageToolProviderSchema, PageToolSchema } from './page-tools.js';
+import { LinesLostSchema, LinesReplySchema } from './snapshot/reading.js';
 import { DIALOG_POLICIES, DialogArgs, DialogResult, HandleSchema, TargetArgs } from './act.js';
 import { DragArgs, DragResult, HoverArgs, HoverResult, PressKeyArgs, PressKeyResult, ScrollArgs, ScrollResult, SelectOptionsArgs, SelectOptionsResult, UploadArgs, UploadResult } from './input-ops.js';
 
@@ -417,7 +418,41 @@ export const SnapshotResolveArgs = z.object({ handle: z.string().max(64) });
 /** Where an operation runs: in the background (extension APIs) or in the content script of a frame. */
 export type OpSite = 'background' | 'content';
 
-/** One entry of {@link OPS}. */
+/**
+ * How the background finds the frames a call touches (extension/background/pipeline/target.ts):
+ * - `top`: the tab's top frame;
+ * - `handle`: the frame whose document issued the handle the call names, else the top frame;
+ * - `every_frame`: every frame of the tab, starting from the handle's frame when it names one;
+ * - `handle_or_every_frame`: the handle's frame when the call names a handle, else every frame.
+ */
+export type OpTarget = 'top' | 'handle' | 'every_frame' | 'handle_or_every_frame';
+
+/**
+ * An operation's time budget. The call's whole budget is `(timeout_ms ?? default_ms) × waits + slack_ms`, at most
+ * `max_ms`: the broker turns it into the absolute deadline once; the work (the content script's waiting, the
+ * snapshot's reading) ends `slack_ms` before that deadline, so its answer still travels back in time.
+ */
+export interface OpBudget {
+  /** How long the operation works when its arguments give no `timeout_ms` (or it has none), ms. */
+  readonly default_ms: number;
+  /** Longest whole budget (work and slack), ms. */
+  readonly max_ms: number;
+  /** Time kept after the work for the answer to reach the client, ms. */
+  readonly slack_ms: number;
+  /** How many times the operation may wait up to its `timeout_ms` (drag: for the drop target, then the source). */
+  readonly waits?: number;
+}
+
+/**
+ * What exec consent shows the person and binds an "exact code" grant to: the code an operation runs, or the page
+ * operation it calls with its arguments (docs/architecture.md, "Consent").
+ */
+export type ExecShown = { code: string } | { operation: string; arguments: unknown };
+
+/**
+ * One entry of {@link OPS}: everything generic code needs to know about an operation. Functions receive the
+ * operation's own arguments, already validated against `args`.
+ */
 export interface OpSpec {
   args: z.ZodType;
   result: z.ZodType;
@@ -425,39 +460,250 @@ export interface OpSpec {
   site: OpSite;
   /** Public operations are what tools call; private ones only the background sends. */
   public: boolean;
+  /** How its target frames are found (public operations). */
+  target?: OpTarget;
+  /** The argument that names its element (and so its document and frame); `handle` when not said. */
+  handle_arg?: 'handle' | 'root';
+  /** Its budget (public operations). */
+  budget?: OpBudget;
+  /**
+   * It takes the top frame to another page on purpose (navigate): consent judges the destination alone, and a
+   * redirect the guard stops is the operation's failure rather than a side effect.
+   */
+  navigates?: true;
+  /** With these arguments it answers before its navigation commits, so the tab stays guarded after it returns. */
+  answers_before_commit?: (args: never) => boolean;
+  /**
+   * With these arguments it activates its element as a click or an Enter does, which may follow a link or submit a
+   * form: consent judges that destination before the call acts (docs/architecture.md, "Consent").
+   */
+  activates?: (args: never) => 'click' | 'enter' | undefined;
+  /** What exec consent shows for it (exec operations). */
+  exec?: (args: never) => ExecShown;
+  /** A call of it still in flight when the browser disconnects completes with the tab's next document. */
+  survives_disconnect?: true;
+  /** It answers the JavaScript dialogs (alert, confirm, prompt) its action opens (extension/content/dialogs.ts). */
+  arms_dialogs?: true;
+  /** Its result may name a link it could not open in a new tab (`new_tab_url`): the background opens it. */
+  opens_new_tab?: true;
+  /** Its pointer and key input may go through the browser's trusted input, when the person turned it on (shared/trusted-input.ts). */
+  trusted_input?: true;
+  /** On a tab showing a PDF in the browser's viewer it reads the PDF instead (extension/background/pdf-tab.ts). */
+  reads_pdf?: true;
+  /** Its result describes the frame's document with its origin, which the background records. */
+  describes_document?: true;
+  /**
+   * Read in every frame, it succeeds with these arguments only when every frame does (waiting for something to go:
+   * a frame that never had it succeeds at once); otherwise the first frame to succeed answers.
+   */
+  frames_agree?: (args: never) => boolean;
 }
 
+/** The budget of a content action with `timeout_ms`: what it waits by default, up to `max_ms` in all, 5 s to answer. */
+const ACTION_BUDGET = { default_ms: 5_000, max_ms: 65_000, slack_ms: 5_000 } as const satisfies OpBudget;
+
 /**
- * Every page operation: name → argument and result schema, capability and site. The content script's handler
- * table and the background's must cover exactly the operations listed for their site (checked by unit tests).
+ * Every page operation: name → argument and result schema, capability, site, target, budget and what generic code
+ * does differently for it. The content script's handler table and the background's must cover exactly the operations
+ * listed for their site (checked by unit tests). Adding an operation: docs/architecture.md, "Adding a tool".
  */
 export const OPS = {
-  snapshot: { args: SnapshotArgs, result: SnapshotResult, capability: 'read', site: 'background', public: true },
-  click: { args: ClickArgs, result: ClickResult, capability: 'act', site: 'content', public: true },
-  navigate: { args: NavigateArgs, result: NavigateResult, capability: 'act', site: 'background', public: true },
-  type: { args: TypeArgs, result: TypeResult, capability: 'act', site: 'content', public: true },
-  select_options: { args: SelectOptionsArgs, result: SelectOptionsResult, capability: 'act', site: 'content', public: true },
-  press_key: { args: PressKeyArgs, result: PressKeyResult, capability: 'act', site: 'content', public: true },
-  hover: { args: HoverArgs, result: HoverResult, capability: 'act', site: 'content', public: true },
-  scroll: { args: ScrollArgs, result: ScrollResult, capability: 'act', site: 'content', public: true },
-  drag: { args: DragArgs, result: DragResult, capability: 'act', site: 'content', public: true },
-  upload: { args: UploadArgs, result: UploadResult, capability: 'act', site: 'content', public: true },
-  wait_for: { args: WaitForArgs, result: WaitForResult, capability: 'read', site: 'content', public: true },
-  extract: { args: ExtractArgs, result: ExtractResult, capability: 'read', site: 'content', public: true },
-  extract_rows: { args: ExtractRowsArgs, result: ExtractRowsResult, capability: 'read', site: 'content', public: true },
-  evaluate: { args: EvaluateArgs, result: EvaluateResult, capability: 'exec', site: 'background', public: true },
-  screenshot: { args: ScreenshotArgs, result: ScreenshotResult, capability: 'read', site: 'background', public: true },
-  send_message: { args: SendMessageArgs, result: SendMessageResult, capability: 'act', site: 'content', public: true },
-  list_tab_operations: { args: ListTabOperationsArgs, result: ListTabOperationsResult, capability: 'read', site: 'content', public: true },
-  call_tab_operation: { args: CallTabOperationArgs, result: CallTabOperationResult, capability: 'exec', site: 'content', public: true },
-  document: { args: DocumentArgs, result: DocumentResult, capability: 'none', site: 'content', public: false },
+  snapshot: {
+    args: SnapshotArgs,
+    result: SnapshotResult,
+    capability: 'read',
+    site: 'background',
+    public: true,
+    target: 'every_frame',
+    handle_arg: 'root',
+    budget: { default_ms: 28_500, max_ms: 60_000, slack_ms: 1_500 },
+    reads_pdf: true,
+  },
+  click: {
+    args: ClickArgs,
+    result: ClickResult,
+    capability: 'act',
+    site: 'content',
+    public: true,
+    target: 'handle',
+    budget: ACTION_BUDGET,
+    activates: () => 'click',
+    trusted_input: true,
+    arms_dialogs: true,
+    opens_new_tab: true,
+  },
+  navigate: {
+    args: NavigateArgs,
+    result: NavigateResult,
+    capability: 'act',
+    site: 'background',
+    public: true,
+    target: 'top',
+    budget: { default_ms: 30_000, max_ms: 120_000, slack_ms: 2_000 },
+    navigates: true,
+    answers_before_commit: (args: NavigateArgs) => args.wait_until === 'none',
+    survives_disconnect: true,
+  },
+  type: {
+    args: TypeArgs,
+    result: TypeResult,
+    capability: 'act',
+    site: 'content',
+    public: true,
+    target: 'handle',
+    budget: ACTION_BUDGET,
+    activates: (args: TypeArgs) => (args.submit === true ? 'enter' : undefined),
+    trusted_input: true,
+    arms_dialogs: true,
+  },
+  select_options: {
+    args: SelectOptionsArgs,
+    result: SelectOptionsResult,
+    capability: 'act',
+    site: 'content',
+    public: true,
+    target: 'handle',
+    budget: ACTION_BUDGET,
+    arms_dialogs: true,
+  },
+  press_key: {
+    args: PressKeyArgs,
+    result: PressKeyResult,
+    capability: 'act',
+    site: 'content',
+    public: true,
+    target: 'handle',
+    budget: ACTION_BUDGET,
+    // Enter in a field may submit its form; Enter sent to the page as a whole activates nothing known in advance.
+    activates: (args: PressKeyArgs) => (args.key === 'Enter' && (args.handle !== undefined || args.selector !== undefined) ? 'enter' : undefined),
+    trusted_input: true,
+    arms_dialogs: true,
+  },
+  hover: {
+    args: HoverArgs,
+    result: HoverResult,
+    capability: 'act',
+    site: 'content',
+    public: true,
+    target: 'handle',
+    budget: ACTION_BUDGET,
+    trusted_input: true,
+    arms_dialogs: true,
+  },
+  scroll: {
+    args: ScrollArgs,
+    result: ScrollResult,
+    capability: 'act',
+    site: 'content',
+    public: true,
+    target: 'handle',
+    budget: { ...ACTION_BUDGET, default_ms: 10_000 },
+    arms_dialogs: true,
+  },
+  drag: {
+    args: DragArgs,
+    result: DragResult,
+    capability: 'act',
+    site: 'content',
+    public: true,
+    target: 'handle',
+    budget: { ...ACTION_BUDGET, waits: 2 },
+    arms_dialogs: true,
+  },
+  upload: {
+    args: UploadArgs,
+    result: UploadResult,
+    capability: 'act',
+    site: 'content',
+    public: true,
+    target: 'handle',
+    budget: ACTION_BUDGET,
+    arms_dialogs: true,
+  },
+  wait_for: {
+    args: WaitForArgs,
+    result: WaitForResult,
+    capability: 'read',
+    site: 'content',
+    public: true,
+    target: 'handle_or_every_frame',
+    budget: { default_ms: 10_000, max_ms: 55_000, slack_ms: 5_000 },
+    frames_agree: (args: WaitForArgs) => args.state === 'hidden' || args.state === 'detached',
+  },
+  extract: {
+    args: ExtractArgs,
+    result: ExtractResult,
+    capability: 'read',
+    site: 'content',
+    public: true,
+    target: 'handle',
+    budget: { default_ms: 10_000, max_ms: 30_000, slack_ms: 0 },
+  },
+  extract_rows: {
+    args: ExtractRowsArgs,
+    result: ExtractRowsResult,
+    capability: 'read',
+    site: 'content',
+    public: true,
+    target: 'handle',
+    budget: { default_ms: 15_000, max_ms: 30_000, slack_ms: 0 },
+  },
+  evaluate: {
+    args: EvaluateArgs,
+    result: EvaluateResult,
+    capability: 'exec',
+    site: 'background',
+    public: true,
+    target: 'top',
+    budget: { default_ms: 10_000, max_ms: 65_000, slack_ms: 5_000 },
+    exec: (args: EvaluateArgs) => ({ code: args.expression }),
+  },
+  screenshot: {
+    args: ScreenshotArgs,
+    result: ScreenshotResult,
+    capability: 'read',
+    site: 'background',
+    public: true,
+    target: 'handle',
+    budget: { default_ms: 15_000, max_ms: 30_000, slack_ms: 0 },
+  },
+  send_message: {
+    args: SendMessageArgs,
+    result: SendMessageResult,
+    capability: 'act',
+    site: 'content',
+    public: true,
+    target: 'top',
+    budget: { default_ms: 10_000, max_ms: 30_000, slack_ms: 0 },
+    arms_dialogs: true,
+  },
+  list_tab_operations: {
+    args: ListTabOperationsArgs,
+    result: ListTabOperationsResult,
+    capability: 'read',
+    site: 'content',
+    public: true,
+    target: 'top',
+    budget: { default_ms: 10_000, max_ms: 30_000, slack_ms: 0 },
+  },
+  call_tab_operation: {
+    args: CallTabOperationArgs,
+    result: CallTabOperationResult,
+    capability: 'exec',
+    site: 'content',
+    public: true,
+    target: 'top',
+    budget: { default_ms: 30_000, max_ms: 70_000, slack_ms: 5_000 },
+    exec: (args: CallTabOperationArgs) => ({ operation: args.name, arguments: args.arguments }),
+  },
+  document: { args: DocumentArgs, result: DocumentResult, capability: 'none', site: 'content', public: false, describes_document: true },
   cancel: { args: CancelArgs, result: z.null(), capability: 'none', site: 'content', public: false },
   lifeline: { args: LifelineArgs, result: z.null(), capability: 'none', site: 'content', public: false },
   dialogs: { args: DialogsArgs, result: DialogsResult, capability: 'none', site: 'content', public: false },
   element_rect: { args: ElementRectArgs, result: ElementRectResult, capability: 'read', site: 'content', public: false },
   destination: { args: DestinationArgs, result: DestinationResult, capability: 'read', site: 'content', public: false },
   redaction_boxes: { args: RedactionBoxesArgs, result: RedactionBoxesResult, capability: 'read', site: 'content', public: false },
-  'snapshot.lines': { args: SnapshotLinesArgs, result: z.unknown(), capability: 'read', site: 'content', public: false },
+  'snapshot.lines': { args: SnapshotLinesArgs, result: z.union([LinesReplySchema, LinesLostSchema]), capability: 'read', site: 'content', public: false },
   'snapshot.hello': { args: SnapshotHelloArgs, result: z.object({ sent: z.boolean() }), capability: 'none', site: 'content', public: false },
   'snapshot.resolve': { args: SnapshotResolveArgs, result: z.object({ status: z.string(), tag: z.string().optional() }), capability: 'none', site: 'content', public: false },
 } as const satisfies Record<string, OpSpec>;
@@ -469,6 +715,92 @@ export type OpResult<N extends OpName> = z.infer<(typeof OPS)[N]['result']>;
 /** Names of the operations an agent's call may carry. */
 export type PublicOpName = { [N in OpName]: (typeof OPS)[N]['public'] extends true ? N : never }[OpName];
 
+/** Names of the operations that take the top frame to another page on purpose ({@link OpSpec.navigates}). */
+export type NavigatingOpName = { [N in OpName]: (typeof OPS)[N] extends { navigates: true } ? N : never }[OpName];
+
+/** Names of the operations of one site. */
+export type SiteOpName<S extends OpSite> = { [N in OpName]: (typeof OPS)[N]['site'] extends S ? N : never }[OpName];
+
+/** Whether `op` takes the top frame to another page on purpose ({@link OpSpec.navigates}). */
+export function isNavigatingOp(op: OpName): op is NavigatingOpName {
+  return specOf(op).navigates === true;
+}
+
+/** Whether `op` runs on `site`. */
+export function isSiteOp<S extends OpSite>(op: OpName, site: S): op is SiteOpName<S> {
+  return OPS[op].site === site;
+}
+
+/** The entry of `op`, seen through the general {@link OpSpec} (optional fields read as absent where not set). */
+export function specOf(op: OpName): OpSpec {
+  return OPS[op];
+}
+
+/**
+ * The call's whole budget for `op` with arguments `args` ({@link OpBudget}): `ms`, what the broker turns into the
+ * deadline, and `slack_ms`, what the work leaves free before it. Operations without a budget get 30 s and no slack.
+ * `args.timeout_ms` is read when it is a number (validation has bounded it already).
+ */
+export function budgetOf(op: OpName, args: object): { ms: number; slack_ms: number } {
+  const b = specOf(op).budget;
+  if (!b) return { ms: 30_000, slack_ms: 0 };
+  const given = argOf(args, 'timeout_ms');
+  const work = typeof given === 'number' ? given : b.default_ms;
+  return { ms: Math.min(work * (b.waits ?? 1) + b.slack_ms, b.max_ms), slack_ms: b.slack_ms };
+}
+
+/**
+ * One argument of a call whose op the caller holds only as a union (generic code: the pipeline, the content entry),
+ * read by name; undefined when the op has no such argument or the call left it out.
+ */
+export function argOf(args: object, name: string): unknown {
+  return Object.hasOwn(args, name) ? (Reflect.get(args, name) as unknown) : undefined;
+}
+
+/** The handle a call of `op` names its element by (`handle`, or `root` for snapshot), if any. */
+export function handleOf(op: OpName, args: object): string | undefined {
+  const value = argOf(args, specOf(op).handle_arg ?? 'handle');
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** The element a call names by handle or by selector (the op map's target arguments), if any. */
+export function elementOf(op: OpName, args: object): { handle: string } | { selector: string } | undefined {
+  const handle = handleOf(op, args);
+  if (handle !== undefined) return { handle };
+  const selector = argOf(args, 'selector');
+  return typeof selector === 'string' ? { selector } : undefined;
+}
+
+/** Whether every frame a call of `op` with `args` reads must succeed for it to succeed ({@link OpSpec.frames_agree}). */
+export function framesAgree<N extends OpName>(op: N, args: OpArgs<N>): boolean {
+  return specOf(op).frames_agree?.(args as never) === true;
+}
+
+/** Whether `op` is an operation an agent's call may carry. */
+export function isPublicOp(op: string): op is PublicOpName {
+  return isOpName(op) && OPS[op].public;
+}
+
+/** How a call of `op` with `args` activates its element ({@link OpSpec.activates}), or undefined. */
+export function activationOf<N extends OpName>(op: N, args: OpArgs<N>): 'click' | 'enter' | undefined {
+  return specOf(op).activates?.(args as never);
+}
+
+/** What exec consent shows for a call of `op` with `args`, or undefined for operations that run no code. */
+export function execShownOf<N extends OpName>(op: N, args: OpArgs<N>): ExecShown | undefined {
+  return specOf(op).exec?.(args as never);
+}
+
+/** Whether a call of `op` with `args` answers before its navigation commits ({@link OpSpec.answers_before_commit}). */
+export function answersBeforeCommit<N extends OpName>(op: N, args: OpArgs<N>): boolean {
+  return specOf(op).answers_before_commit?.(args as never) === true;
+}
+
+/** Whether a call of `op` (any name the hub holds) survives a browser disconnect ({@link OpSpec.survives_disconnect}). */
+export function survivesDisconnect(op: string): boolean {
+  return isOpName(op) && specOf(op).survives_disconnect === true;
+}
+
 /** Whether `op` is a known operation name. */
 export function isOpName(op: string): op is OpName {
   return Object.hasOwn(OPS, op);
@@ -478,9 +810,10 @@ export function isOpName(op: string): op is OpName {
  * Parses an operation's arguments with its schema.
  * @returns the parsed arguments, or a message naming the first problem (path and reason), bounded to 500 characters.
  */
-export function parseOpArgs(op: OpName, raw: unknown): { ok: true; args: Record<string, unknown> } | { ok: false; message: string } {
+export function parseOpArgs<N extends OpName>(op: N, raw: unknown): { ok: true; args: OpArgs<N> } | { ok: false; message: string } {
   const parsed = OPS[op].args.safeParse(raw);
-  if (parsed.success) return { ok: true, args: parsed.data as Record<string, unknown> };
+  // The schema of `op` parsed them: they are `op`'s arguments (the one place the map's schema meets its type).
+  if (parsed.success) return { ok: true, args: parsed.data as OpArgs<N> };
   const issue = parsed.error.issues[0];
   const where = issue && issue.path.length > 0 ? ` (${issue.path.join('.')})` : '';
   return { ok: false, message: `Invalid arguments for ${op}${where}: ${issue?.message ?? 'wrong shape'}.`.slice(0, 500) };

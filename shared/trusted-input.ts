@@ -45,7 +45,6 @@ export type TrustedStep = z.infer<typeof TrustedStepSchema>;
 
 /** Content → background: dispatch `steps` for call `call` (the call the background sent to this frame). */
 export const TrustedInputRequestSchema = z.object({
-  oriel_input: z.literal(1),
   call: z.number().int().positive(),
   steps: z.array(TrustedStepSchema).min(1).max(MAX_TRUSTED_STEPS),
 });
@@ -68,6 +67,3 @@ export type TrustedInputReply = z.infer<typeof TrustedInputReplySchema>;
  */
 export const TrustedOfferSchema = z.object({ trusted: z.boolean(), note: z.string().max(300).optional() });
 export type TrustedOffer = z.infer<typeof TrustedOfferSchema>;
-
-/** Operations whose pointer and key input may go through trusted input. */
-export const TRUSTED_INPUT_OPS: ReadonlySet<string> = new Set(['click', 'hover', 'press_key', 'type']);

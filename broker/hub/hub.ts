@@ -3,7 +3,7 @@
 // server.ts; MCP connections in broker/mcp.
 import { errorData, OrielError } from '../../shared/errors.js';
 import type { BrowserEvent, BrowserInfo, BrowserToHub, HubToBrowser, PromptInfo, TabInfo } from '../../shared/protocol.js';
-import { OPS, type PublicOpName } from '../../shared/ops.js';
+import { OPS, survivesDisconnect, type PublicOpName } from '../../shared/ops.js';
 import type { Caller } from '../../shared/call.js';
 import type { Logger } from '../common/log.js';
 import { RECONNECT_GRACE_MS, SessionTable, sessionId, type Session } from './sessions.js';
@@ -268,7 +268,7 @@ export class Hub {
   private failInFlight(instance: string): void {
     for (const call of this.pending.values()) {
       if (call.instance !== instance) continue;
-      if (call.op === 'navigate') call.survived = true;
+      if (survivesDisconnect(call.op)) call.survived = true;
       else this.settle(call.id, new OrielError(errorData('browser_disconnected', `The browser disconnected while "${call.op}" was running; it was not replayed. Check whether it took effect (snapshot) before retrying.`)));
     }
   }
@@ -424,7 +424,7 @@ export class Hub {
    */
   private resumeNavigations(instance: string, tabs: Array<Pick<TabInfo, 'tab' | 'url' | 'document' | 'withheld'> & { title?: string }>): void {
     for (const call of this.pending.values()) {
-      if (call.instance !== instance || call.op !== 'navigate' || !call.survived) continue;
+      if (call.instance !== instance || !survivesDisconnect(call.op) || !call.survived) continue;
       const tab = tabs.find((t) => t.tab === call.tab);
       if (!tab?.document || tab.document === call.documentBefore) continue;
       const title = tab.title ?? this.sessions.get(call.session)?.info.title ?? '';

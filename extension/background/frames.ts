@@ -1,17 +1,20 @@
 // Talking to the content scripts of one tab: send an operation to a frame, list frames, find a document's frame.
 // Counterpart: extension/content/index.iife.ts.
 import { ContentResponseSchema } from '../../shared/protocol.js';
-import { CONTENT_WIRE, type ContentCall } from '../../shared/call.js';
-import { DocumentResult, type OpName, type RedactionPolicy } from '../../shared/ops.js';
+import { CONTENT_WIRE, type CallBudget, type ContentCall } from '../../shared/call.js';
+import { DocumentResult, OPS, specOf, type OpArgs, type OpResult, type RedactionPolicy, type SiteOpName } from '../../shared/ops.js';
 import { errorData, OrielError } from '../../shared/errors.js';
 import type { TrustedOffer } from '../../shared/trusted-input.js';
 import { originOf } from '../consent/rules.js';
 
-/** A frame's answer: the value and the id of the document that produced it. */
-export interface FrameReply {
-  value: unknown;
+/** A frame's answer: the value (validated against the op's result schema) and the id of the document that produced it. */
+export interface FrameReply<T = unknown> {
+  value: T;
   document: string;
 }
+
+/** The operations a content script answers. */
+export type ContentOpName = SiteOpName<'content'>;
 
 /**
  * What the background knows of a document (by its id, the handle namespace): the frame that showed it last, and its
@@ -31,25 +34,27 @@ export interface FrameCallOptions {
   call?: number;
   /** The user's redaction policy; every call made for an agent's operation carries it. */
   redaction?: RedactionPolicy;
-  /** Absolute deadline, ms since the Unix epoch. */
-  deadline?: number;
+  /** The call's budget: its absolute deadline and the slack its work leaves (shared/call.ts CallBudget). */
+  budget?: CallBudget;
   /** Trusted input offered to this call (./trusted-input.ts). */
   input?: TrustedOffer;
 }
 
 /**
- * Sends one operation to one frame's content script and unwraps its answer.
- * @throws OrielError with the content script's error, `session_gone` when the tab is gone, or `unsupported` when the
- *   frame has no Oriel content script (browser-internal pages, a frame still loading).
+ * Sends one operation to one frame's content script and unwraps its answer, typed and validated by the op map
+ * (shared/ops.ts): `args` are the op's arguments, the value its result.
+ * @throws OrielError with the content script's error, `session_gone` when the tab is gone, `unsupported` when the
+ *   frame has no Oriel content script (browser-internal pages, a frame still loading), or `internal` when the answer
+ *   does not fit the op's result schema.
  */
-export async function sendToFrame(tab: number, frameId: number, op: OpName, args: Record<string, unknown>, options: FrameCallOptions = {}): Promise<FrameReply> {
+export async function sendToFrame<N extends ContentOpName>(tab: number, frameId: number, op: N, args: OpArgs<N>, options: FrameCallOptions = {}): Promise<FrameReply<OpResult<N>>> {
   const message: ContentCall = {
     oriel: CONTENT_WIRE,
     id: options.call ?? 0,
     op,
     args,
     ...(options.redaction && { redaction: options.redaction }),
-    ...(options.deadline !== undefined && { deadline: options.deadline }),
+    ...(options.budget && { budget: options.budget }),
     ...(options.input && { input: options.input }),
   };
   let raw: unknown;
@@ -60,11 +65,17 @@ export async function sendToFrame(tab: number, frameId: number, op: OpName, args
   }
   const parsed = ContentResponseSchema.safeParse(raw);
   if (!parsed.success) throw new OrielError(errorData('internal', 'The content script gave a malformed answer.'));
-  const described = op === 'document' && parsed.data.ok ? DocumentResult.safeParse(parsed.data.value) : undefined;
+  const described = specOf(op).describes_document && parsed.data.ok ? DocumentResult.safeParse(parsed.data.value) : undefined;
   const origin = described?.success && described.data.document === parsed.data.document ? described.data.origin : undefined;
   noteDocument(tab, parsed.data.document, frameId, origin);
   if (!parsed.data.ok) throw new OrielError(parsed.data.error);
-  return { value: parsed.data.value, document: parsed.data.document };
+  const result = OPS[op].result.safeParse(parsed.data.value);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    throw new OrielError(errorData('internal', `The content script's answer to ${op} does not fit its result schema${issue ? ` (${issue.path.join('.')}: ${issue.message})` : ''}.`.slice(0, 500)));
+  }
+  // The value as the page sent it: the schema has checked it, and fields it does not list still travel.
+  return { value: parsed.data.value as OpResult<N>, document: parsed.data.document };
 }
 
 /**
@@ -134,7 +145,7 @@ export async function introduceFrames(tab: number, frames: ReadonlyArray<{ frame
         const token = 'ft' + Array.from(bytes, (b) => (b % 36).toString(36)).join('');
         try {
           const r = await sendToFrame(tab, f.frameId, 'snapshot.hello', { token });
-          if ((r.value as { sent?: boolean } | null)?.sent) {
+          if (r.value.sent) {
             out.frameOfToken.set(token, f.frameId);
             out.childTokens.set(f.parentFrameId, [...(out.childTokens.get(f.parentFrameId) ?? []), token]);
           }

@@ -9,8 +9,8 @@ import { answerPrompt, recheck } from './pipeline/consent.js';
 import { giveTurn } from './pipeline/turns.js';
 import { isShared, onSharingChanged, reconcileSharing, setShared, sharedTabIds } from './sharing.js';
 import { forgetTab, sendToFrame } from './frames.js';
-import { forgetPushes, onContentPush } from './push.js';
-import { addSecretParams, forgetSecretParams, SecretParamsMessageSchema } from './secret-params.js';
+import { acceptPush, forgetPushes } from './push.js';
+import { addSecretParams, forgetSecretParams } from './secret-params.js';
 import { shownPage } from './shown-page.js';
 import { sendPolicy } from './policy.js';
 import './opened.js';
@@ -22,10 +22,11 @@ import { onPromptsChanged, openPrompts, promptInfos, promptViews, withdrawAll, w
 import { onAudited, readAudit } from './audit.js';
 import { showWaiting } from './badge.js';
 import { notifyPrompts, showPrompts } from './notify.js';
-import { PopupRequestSchema, type Changed, type PopupRequest, type PopupState } from '../popup-messages.js';
+import type { Changed, PopupRequest, PopupState } from '../popup-messages.js';
+import { listenSide, sendSide } from '../side-channel.js';
 import { forgetSnapshots } from './snapshot.js';
 import { acceptLifelines, requestLifeline } from './lifeline.js';
-import { watchTrustedInput } from './trusted-input.js';
+import { answerTrustedInput, refusal, watchTrustedInput } from './trusted-input.js';
 import { CHROMIUM_BUILD } from '../build-target.js';
 import { originOf } from '../consent/rules.js';
 import { onLateBrowserStart, restoredSharedTabs, watchBrowserSession, browserSessionReady } from './session-mirror.js';
@@ -36,7 +37,7 @@ watchBrowserSession();
 acceptLifelines();
 // Oriel's page-world script, into shared tabs' documents only.
 startPageHooks();
-// Content → background, mid-action: trusted input for a call the background offered it to (Chromium build only).
+// Trusted input's lifecycle (Chromium build only); its requests come through the side-channel listener below.
 if (CHROMIUM_BUILD) watchTrustedInput();
 
 chrome.tabs.onRemoved.addListener((tab) => {
@@ -75,21 +76,11 @@ chrome.webNavigation.onDOMContentLoaded.addListener((details) => {
 
 /** Tells the open extension pages that something they show changed (they ask again; the message carries no data). */
 function broadcast(what: Changed['what']): void {
-  const message: Changed = { kind: 'changed', what };
-  chrome.runtime.sendMessage(message).catch(() => undefined);
+  sendSide('changed', { what }).catch(() => undefined);
 }
 
 onSharingChanged(() => void sendTabs());
 
-// Page → hub: bridge messages from the content script of a tab's top frame, checked and bounded there.
-chrome.runtime.onMessage.addListener(onContentPush);
-chrome.runtime.onMessage.addListener((message: unknown, sender) => {
-  // A content script (any tab, shared or not) reports the secret fields a form is submitting.
-  if (sender.id !== chrome.runtime.id || sender.tab?.id === undefined) return false;
-  const parsed = SecretParamsMessageSchema.safeParse(message);
-  if (parsed.success) void addSecretParams(sender.tab.id, parsed.data.orielSecretParams).catch(() => undefined);
-  return false;
-});
 
 onPromptsChanged(() => {
   const views = promptViews();
@@ -108,14 +99,21 @@ onConsentChanged(() => {
 onAudited(() => broadcast('audit'));
 
 
-chrome.runtime.onMessage.addListener((message: unknown, sender, sendResponse) => {
-  // Only the extension's own pages (popup, options) may share tabs or answer prompts: content scripts run at web URLs
-  // and are refused, and web pages cannot message the extension at all (no externally_connectable).
-  if (sender.id !== chrome.runtime.id || !sender.url?.startsWith(chrome.runtime.getURL(''))) return false;
-  const parsed = PopupRequestSchema.safeParse(message);
-  if (!parsed.success) return false;
-  void answerPage(parsed.data).then(sendResponse, (err: unknown) => sendResponse({ ok: false, error: err instanceof Error ? err.message : String(err) }));
-  return true;
+// The background's one side-channel listener (shared/side-messages.ts): each message is checked for its sender and
+// validated there. Only the extension's own pages (popup, options) may share tabs or answer prompts.
+listenSide({
+  // Page → hub: bridge messages from the content script of a tab's top frame, bounded in ./push.ts.
+  page_push: { run: acceptPush, malformed: () => null },
+  // A content script (any tab, shared or not) reports the secret fields a form is submitting.
+  secret_params: {
+    run: ({ names }, sender) => {
+      if (sender.tab?.id !== undefined) void addSecretParams(sender.tab.id, names).catch(() => undefined);
+      return null;
+    },
+  },
+  // Content → background, mid-action: trusted input for a call the background offered it to (Chromium build only).
+  trusted_input: { run: answerTrustedInput, malformed: refusal, failed: (err) => refusal(err instanceof Error ? err.message.slice(0, 200) : 'failed') },
+  page_request: { run: answerPage, failed: (err) => ({ ok: false, error: err instanceof Error ? err.message : String(err) }) },
 });
 
 async function answerPage(request: PopupRequest): Promise<unknown> {

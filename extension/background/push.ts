@@ -4,7 +4,7 @@
 // page-facing code, so nothing it sends is trusted: a hostile page cannot flood the native port past these bounds.
 // Counterpart: extension/content/bridge.ts.
 import { TokenBucket } from 'limiter';
-import { BRIDGE_LIMITS, jsonBytes, PagePushSchema } from '../../shared/bridge.js';
+import { BRIDGE_LIMITS, jsonBytes, type PagePush } from '../../shared/bridge.js';
 import { post } from './native.js';
 import { originOf } from '../consent/rules.js';
 import { isShared } from './sharing.js';
@@ -42,24 +42,19 @@ export function forgetPushes(tab: number): void {
 }
 
 /**
- * `chrome.runtime.onMessage` listener for content pushes. Acknowledges at once (so the content script can tell a lost
- * push from a delivered one) and forwards asynchronously. Returns false for anything that is not a push.
+ * Takes one content push (side message `page_push`, validated on arrival: extension/side-channel.ts). Answers at once
+ * (so the content script can tell a lost push from a delivered one) and forwards asynchronously.
  */
-export function onContentPush(message: unknown, sender: chrome.runtime.MessageSender, sendResponse: (response: unknown) => void): boolean {
-  if (typeof message !== 'object' || message === null || !('oriel_push' in message)) return false;
+export function acceptPush(push: PagePush, sender: chrome.runtime.MessageSender): null {
   const tab = sender.tab?.id;
   // Our own content script, in the top frame of a tab; the bridge is the top document's.
-  if (sender.id !== chrome.runtime.id || tab === undefined || sender.frameId !== 0) return false;
-  const parsed = PagePushSchema.safeParse(message);
-  sendResponse(null);
-  if (!parsed.success) return false;
-  const push = parsed.data;
+  if (tab === undefined || sender.frameId !== 0) return null;
   const budget = budgetOf(tab);
   budget.skipped += push.skipped;
   const bytes = jsonBytes(push.data);
   if (bytes > BRIDGE_LIMITS.messageBytes || !budget.messages.tryRemoveTokens(1) || !budget.bytes.tryRemoveTokens(bytes)) {
     budget.skipped++;
-    return false;
+    return null;
   }
   const skipped = budget.skipped;
   budget.skipped = 0;
@@ -70,5 +65,5 @@ export function onContentPush(message: unknown, sender: chrome.runtime.MessageSe
       post({ t: 'event', event: { kind: 'page_message', tab, document: push.document, origin: originOf(sender.url ?? ''), data: push.data, skipped } });
     })
     .catch(() => undefined);
-  return false;
+  return null;
 }

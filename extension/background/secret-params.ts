@@ -1,16 +1,10 @@
 // Which query parameters of a tab's URLs hold secrets: the names of secret fields the tab's forms submitted, as its
 // content scripts report them (extension/content/form-watch.ts). Every URL Oriel shows for the tab is scrubbed with
 // them (shared/url-redaction.ts). Kept in storage.session, so a service-worker restart keeps them; a closed tab's go.
-import { z } from 'zod';
 import { browserSessionReady } from './session-mirror.js';
-import { MAX_PARAM_CHARS, MAX_SECRET_PARAMS, scrubUrl } from '../../shared/url-redaction.js';
+import { MAX_SECRET_PARAMS, scrubUrl } from '../../shared/url-redaction.js';
 
 const KEY = 'secretParams';
-
-/** What a content script sends when a form with secret fields builds its data set. */
-export const SecretParamsMessageSchema = z.object({
-  orielSecretParams: z.array(z.string().min(1).max(MAX_PARAM_CHARS)).min(1).max(MAX_SECRET_PARAMS),
-});
 
 let cache: Map<number, string[]> | undefined;
 /** Serialises read-modify-write of the stored map. */

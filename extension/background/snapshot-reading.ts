@@ -3,8 +3,7 @@
 // filters the stream. A reading is kept between pages, so a cursor continues it where it stopped.
 import { OrielError } from '../../shared/errors.js';
 import { LineFilter, lineOf, type FilterSpec, type Line, type SnapNode, type WalkFlags } from '../../shared/snapshot/index.js';
-import type { DocumentResult, ReadyState } from '../../shared/ops.js';
-import type { LinesReply } from '../../shared/snapshot/reading.js';
+import type { OpArgs, OpResult, ReadyState } from '../../shared/ops.js';
 import { introduceFrames, listFrames, sendToFrame } from './frames.js';
 
 /** Most characters asked of a frame at once (a whole outline for `since` comes in several answers). */
@@ -85,7 +84,7 @@ export class Reading {
     // A frame without our content script is shown as an iframe that is not loaded.
     ({ frameOfToken: this.frameOfToken, childTokens: this.childTokens } = await introduceFrames(this.tab, await listFrames(this.tab)));
     if (this.startFrame !== 0) {
-      const doc = (await sendToFrame(this.tab, 0, 'document', {})).value as DocumentResult;
+      const doc = (await sendToFrame(this.tab, 0, 'document', {})).value;
       this.top = { document: doc.document, url: doc.url, title: doc.title, ready_state: doc.ready_state };
     }
   }
@@ -134,12 +133,12 @@ export class Reading {
       this.readAll = true;
       return;
     }
-    const args: Record<string, unknown> = level.reading
+    const args: OpArgs<'snapshot.lines'> = level.reading
       ? { reading: level.reading, want }
-      : { flags: level.flags, want, expect: this.childTokens.get(level.frameId) ?? [] };
-    let reply: LinesReply | { lost: true };
+      : { flags: { ...level.flags }, want, expect: this.childTokens.get(level.frameId) ?? [] };
+    let reply: OpResult<'snapshot.lines'>;
     try {
-      reply = (await sendToFrame(this.tab, level.frameId, 'snapshot.lines', args, { deadline })).value as LinesReply | { lost: true };
+      reply = (await sendToFrame(this.tab, level.frameId, 'snapshot.lines', args, { budget: { deadline, slack_ms: 0 } })).value;
     } catch (err) {
       // A redaction setting that cannot be applied fails the snapshot; a child frame that cannot be read is shown so.
       if (err instanceof OrielError && err.data.code === 'invalid_argument') throw err;

@@ -2,8 +2,8 @@
 // (chrome.debugger, Chromium only), so pages see events with isTrusted true and the browser does their default
 // actions. The content script still checks and observes; it asks here, mid-action, for the dispatch.
 // Counterpart: extension/content/actions/trusted.ts; messages in shared/trusted-input.ts.
-import { TRUSTED_INPUT_OPS, TrustedInputRequestSchema, type TrustedInputReply, type TrustedOffer, type TrustedStep } from '../../shared/trusted-input.js';
-import type { OpName } from '../../shared/ops.js';
+import type { TrustedInputRequest, TrustedInputReply, TrustedOffer, TrustedStep } from '../../shared/trusted-input.js';
+import { specOf, type OpName } from '../../shared/ops.js';
 import { readSettings } from '../settings.js';
 import { CHROMIUM_BUILD } from '../build-target.js';
 import { isShared, onSharingChanged, sharedTabIds } from './sharing.js';
@@ -28,7 +28,7 @@ export function trustedInputExists(): boolean {
  * @returns the offer to put in the content call, or undefined when trusted input does not apply.
  */
 export function offerTrustedInput(call: number, op: OpName, tab: number, frame: number, optionOn: boolean): TrustedOffer | undefined {
-  if (!optionOn || !TRUSTED_INPUT_OPS.has(op) || !trustedInputExists() || call === 0) return undefined;
+  if (!optionOn || !specOf(op).trusted_input || !trustedInputExists() || call === 0) return undefined;
   const why = stopped.get(tab);
   if (why) return { trusted: false, note: why };
   offers.set(call, { tab, frame });
@@ -41,21 +41,20 @@ export function withdrawTrustedInput(call: number): void {
 }
 
 /**
- * `chrome.runtime.onMessage` listener for content requests. Accepted only from our own content script, in the frame of
- * a shared tab that runs a call offered trusted input; anything else is refused with `dispatched: 0`.
+ * Answers a content script's request (side message `trusted_input`, validated on arrival: extension/side-channel.ts).
+ * Accepted only from the frame of a shared tab that runs a call offered trusted input; anything else is refused with
+ * `dispatched: 0`.
  */
-export function onTrustedInputRequest(message: unknown, sender: chrome.runtime.MessageSender, sendResponse: (reply: TrustedInputReply) => void): boolean {
-  if (typeof message !== 'object' || message === null || !('oriel_input' in message)) return false;
-  const refuse = (why: string) => (sendResponse({ ok: false, dispatched: 0, message: why }), false);
-  const parsed = TrustedInputRequestSchema.safeParse(message);
-  if (sender.id !== chrome.runtime.id || !parsed.success) return refuse('malformed trusted input request');
-  const offer = offers.get(parsed.data.call);
-  if (!offer || offer.tab !== sender.tab?.id || offer.frame !== sender.frameId) return refuse('no call of this frame was offered trusted input');
-  void (async () => {
-    if (!(await isShared(offer.tab))) return { ok: false, dispatched: 0, message: 'the tab is no longer shared' } satisfies TrustedInputReply;
-    return dispatchSteps(offer.tab, parsed.data.steps);
-  })().then(sendResponse);
-  return true;
+export async function answerTrustedInput(request: TrustedInputRequest, sender: chrome.runtime.MessageSender): Promise<TrustedInputReply> {
+  const offer = offers.get(request.call);
+  if (!offer || offer.tab !== sender.tab?.id || offer.frame !== sender.frameId) return refusal('no call of this frame was offered trusted input');
+  if (!(await isShared(offer.tab))) return refusal('the tab is no longer shared');
+  return dispatchSteps(offer.tab, request.steps);
+}
+
+/** A refusal: nothing was dispatched, so the content script uses its own events. */
+export function refusal(why: string): TrustedInputReply {
+  return { ok: false, dispatched: 0, message: why };
 }
 
 /**
@@ -148,7 +147,6 @@ function errorText(err: unknown): string {
 /** Registers the request listener and the lifecycle: detach on unsharing and when the option goes off; notice the person ending a session. */
 export function watchTrustedInput(): void {
   if (!trustedInputExists()) return;
-  chrome.runtime.onMessage.addListener(onTrustedInputRequest);
   chrome.debugger.onDetach.addListener((source, reason) => {
     if (source.tabId === undefined) return;
     attached.delete(source.tabId);

@@ -2,7 +2,7 @@
 // Pure: no browser APIs. The background keeps the stores (extension/background/grants.ts) and asks here; the popup and
 // the options page show these shapes (extension/ui).
 import { z } from 'zod';
-import { APP_ANSWERS, type AppAnswer } from '../../shared/ask-in-app.js';
+import { ANSWERS, APP_ANSWERS, AnswerSchema, type Answer, type AppAnswer } from '../../shared/ask-in-app.js';
 
 /** The capabilities a person grants, weakest first: a grant of one covers the weaker ones (act lets an agent read). */
 export const GRANTABLE = ['read', 'act', 'exec'] as const;
@@ -140,13 +140,8 @@ export function decide(need: Need, rules: readonly Rule[], grants: readonly Sess
   return { kind: 'ask' };
 }
 
-/**
- * The answers a prompt offers. `allow_code_session` and `allow_session` (this exact code / any code, in this session
- * and on this origin) exist only for exec; for exec, `allow_origin` means any code in every session on this origin.
- */
-export const ANSWERS = ['allow_once', 'allow_code_session', 'allow_session', 'allow_origin', 'allow_host', 'allow_any', 'deny_once', 'deny_origin'] as const;
-export type Answer = (typeof ANSWERS)[number];
-export const AnswerSchema = z.enum(ANSWERS);
+// The answers a prompt offers live with the messages that carry them (shared/ask-in-app.ts).
+export { ANSWERS, AnswerSchema, type Answer };
 
 /** The answers a prompt for `capability` on `origin` offers, in the order the popup shows them. */
 export function answersFor(capability: Grantable, origin: string): Answer[] {

@@ -9,6 +9,7 @@ import { BRIDGE_DELIVER } from '../../shared/page-channel.js';
 import { orielError } from '../../shared/errors.js';
 import { currentRegistry } from './document.js';
 import type { ContentHandlers } from './handlers.js';
+import { sendSide } from '../side-channel.js';
 
 /** A full bucket: the `limiter` package starts its buckets empty. */
 function fullBucket(size: number, perSecond: number): TokenBucket {
@@ -73,9 +74,9 @@ function onMessage(event: MessageEvent): void {
   const bytes = jsonBytes(json ?? 'null');
   if (bytes > BRIDGE_LIMITS.messageBytes) return refuse(s, `it is over ${BRIDGE_LIMITS.messageBytes} bytes as JSON`);
   if (!s.bytes.tryRemoveTokens(bytes)) return refuse(s, `more than ${BRIDGE_LIMITS.bytesPerSecond} bytes a second`);
-  const push: PagePush = { oriel_push: 'page_message', document: s.document, data: json ?? 'null', skipped: s.skipped };
+  const push: PagePush = { document: s.document, data: json ?? 'null', skipped: s.skipped };
   s.skipped = 0;
-  chrome.runtime.sendMessage(push).catch(() => {
+  sendSide('page_push', push).catch(() => {
     // The extension is reloading or its background is asleep mid-restart: the message is lost, and counted.
     if (state === s) s.skipped++;
   });

@@ -1,6 +1,7 @@
 // Tells the background the names of secret fields a form is about to submit, so that when a GET form puts their
 // values into the next page's URL, Oriel shows that URL without them. Counterpart: extension/background/secret-params.ts.
 import { isSecretField } from './redaction.js';
+import { sendSide } from '../side-channel.js';
 
 /**
  * Listens (capturing, on the window) for `formdata`, which a form fires whenever its data set is built: on every
@@ -21,7 +22,7 @@ export function watchSecretSubmissions(): void {
       }
       if (names.size === 0) return;
       try {
-        void chrome.runtime.sendMessage({ orielSecretParams: [...names].slice(0, 200) }).catch(() => undefined);
+        void sendSide('secret_params', { names: [...names].slice(0, 200) }).catch(() => undefined);
       } catch {
         // The extension was reloaded: this old content script can no longer reach it.
       }

@@ -4,6 +4,7 @@ import type { OpArgs, OpName } from '../../shared/ops.js';
 import type { HandleRegistry } from './registry.js';
 import type { Redactor } from './redaction.js';
 import type { TrustedOffer } from '../../shared/trusted-input.js';
+import { remainingMs, workEnd, type CallBudget } from '../../shared/call.js';
 
 /** What every content handler receives besides its arguments. */
 export interface ContentContext {
@@ -15,6 +16,11 @@ export interface ContentContext {
   call: number;
   /** The call's absolute deadline, ms since the Unix epoch, when the background gave one. */
   deadline?: number;
+  /**
+   * The call's budget: its deadline (resumed after a permission prompt) and the slack to leave before it. Actions wait
+   * until `deadline - slack_ms` ({@link workMs}), never on a clock of their own.
+   */
+  budget: CallBudget;
   /** Trusted input offered to this call, when the person turned it on (./actions/trusted.ts). */
   input?: TrustedOffer;
   /**
@@ -33,3 +39,8 @@ export type ContentHandler<N extends OpName = OpName> = (args: OpArgs<N>, ctx: C
 
 /** The table type: every content-site op may have a handler; `document` and `cancel` are answered by the entry. */
 export type ContentHandlers = { [N in OpName]?: ContentHandler<N> };
+
+/** How long the call's work may still take, ms: until its budget's deadline less the slack kept for the answer. */
+export function workMs(ctx: Pick<ContentContext, 'budget'>): number {
+  return remainingMs(workEnd(ctx.budget));
+}

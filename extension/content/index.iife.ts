@@ -3,11 +3,13 @@
 // Counterpart: extension/background/frames.ts (sendToFrame).
 import '../zod-jitless.js'; // first: zod must be jitless before any schema is built
 import { ContentCallSchema, type ContentCall } from '../../shared/call.js';
-import { isOpName, OPS, parseOpArgs, type OpName } from '../../shared/ops.js';
+import { argOf, budgetOf, isOpName, isSiteOp, parseOpArgs, specOf, type OpArgs, type SiteOpName } from '../../shared/ops.js';
 import type { ContentResponse } from '../../shared/protocol.js';
 import { errorData, orielError, toErrorData } from '../../shared/errors.js';
 import { currentRegistry } from './document.js';
 import type { ContentContext, ContentHandler, ContentHandlers } from './handlers.js';
+
+type ContentOpName = SiteOpName<'content'>;
 import { snapshotHandlers } from './snapshot/index.js';
 import { actionHandlers } from './actions/index.js';
 import { maskHandlers } from './masks.js';
@@ -24,6 +26,9 @@ watchSecretSubmissions();
 observeSecretFlips(document);
 import { armDialogs, dialogsOp, disarmDialogs, unansweredDialogError } from './dialogs.js';
 
+/** In-flight calls by id, so a `cancel` from the background can abort them. */
+const inflight = new Map<number, AbortController>();
+
 const HANDLERS: ContentHandlers = {
   ...snapshotHandlers,
   ...actionHandlers,
@@ -33,6 +38,11 @@ const HANDLERS: ContentHandlers = {
   /** The document this frame shows: its id (handle namespace), URL, title and origin (https://html.spec.whatwg.org/multipage/webappapis.html#dom-origin-dev). */
   document: (_args, ctx) => ({ document: ctx.registry.namespace, url: location.href, title: document.title, origin: window.origin, ready_state: document.readyState }),
   dialogs: (args) => dialogsOp(args),
+  /** Aborts the content side of another call (best effort). */
+  cancel: ({ call }) => {
+    inflight.get(call)?.abort();
+    return null;
+  },
   lifeline: ({ hold }) => {
     // Only the top frame holds one: a tab needs one lifeline, whatever its frames.
     if (window === window.top) holdLifeline(hold);
@@ -40,8 +50,6 @@ const HANDLERS: ContentHandlers = {
   },
 };
 
-/** In-flight calls by id, so a `cancel` from the background can abort them. */
-const inflight = new Map<number, AbortController>();
 
 async function answer(message: unknown): Promise<ContentResponse> {
   const registry = currentRegistry();
@@ -49,15 +57,10 @@ async function answer(message: unknown): Promise<ContentResponse> {
   if (!parsed.success) return { ok: false, error: errorData('invalid_argument', 'malformed request to the content script'), document: registry.namespace };
   const call: ContentCall = parsed.data;
   const op = call.op;
-  if (!isOpName(op) || OPS[op].site !== 'content') return { ok: false, error: errorData('unsupported', `unknown page operation "${op.slice(0, 40)}"`), document: registry.namespace };
+  if (!isOpName(op) || !isSiteOp(op, 'content')) return { ok: false, error: errorData('unsupported', `unknown page operation "${op.slice(0, 40)}"`), document: registry.namespace };
   const args = parseOpArgs(op, call.args);
   if (!args.ok) return { ok: false, error: errorData('invalid_argument', args.message), document: registry.namespace };
-  if (op === 'cancel') {
-    inflight.get(Number(args.args.call))?.abort();
-    return { ok: true, value: null, document: registry.namespace };
-  }
-  const handler = HANDLERS[op] as ContentHandler<OpName> | undefined;
-  if (!handler) return { ok: false, error: errorData('unsupported', `page operation "${op}" is not handled in this frame`), document: registry.namespace };
+  if (!HANDLERS[op]) return { ok: false, error: errorData('unsupported', `page operation "${op}" is not handled in this frame`), document: registry.namespace };
   const controller = new AbortController();
   if (call.id !== 0) inflight.set(call.id, controller);
   let redactor: Redactor | undefined;
@@ -65,7 +68,9 @@ async function answer(message: unknown): Promise<ContentResponse> {
     registry,
     signal: controller.signal,
     call: call.id,
-    ...(call.deadline !== undefined && { deadline: call.deadline }),
+    ...(call.budget && { deadline: call.budget.deadline }),
+    // A call without a budget (Oriel's own) works under its op's default one.
+    budget: call.budget ?? { deadline: Date.now() + budgetOf(op, args.args).ms, slack_ms: budgetOf(op, args.args).slack_ms },
     ...(call.input && { input: call.input }),
     redactor() {
       if (redactor) return redactor;
@@ -73,10 +78,10 @@ async function answer(message: unknown): Promise<ContentResponse> {
       return (redactor = Redactor.fromPolicy(call.redaction));
     },
   };
-  // Acting calls answer the JavaScript dialogs they open (./dialogs.ts).
-  const dialogs = OPS[op].capability === 'act' ? armDialogs(args.args) : undefined;
+  // Acting calls answer the JavaScript dialogs they open (./dialogs.ts), as the op map says.
+  const dialogs = specOf(op).arms_dialogs ? armDialogs({ dialog: argOf(args.args, 'dialog'), dialog_text: argOf(args.args, 'dialog_text') }) : undefined;
   try {
-    const value = await handler(args.args as never, ctx);
+    const value = await run(op, args.args, ctx);
     if (dialogs) {
       const unanswered = unansweredDialogError(dialogs);
       if (unanswered) throw unanswered;
@@ -89,6 +94,13 @@ async function answer(message: unknown): Promise<ContentResponse> {
     if (dialogs) disarmDialogs(dialogs);
     if (call.id !== 0) inflight.delete(call.id);
   }
+}
+
+/** Runs `op`'s handler (the table's entry for `op` takes `op`'s arguments). */
+async function run<N extends ContentOpName>(op: N, args: OpArgs<N>, ctx: ContentContext): Promise<unknown> {
+  const handler: ContentHandler<N> | undefined = HANDLERS[op];
+  if (!handler) throw orielError('unsupported', `page operation "${op}" is not handled in this frame`);
+  return handler(args, ctx);
 }
 
 chrome.runtime.onMessage.addListener((message: unknown, sender, sendResponse) => {

@@ -9,7 +9,7 @@ import { WEBMCP_CALL, WEBMCP_LIST, WEBMCP_RESULT, WEBMCP_TOOLS } from '../../sha
 import { jsonBytes } from '../../shared/bridge.js';
 import { currentRegistry } from './document.js';
 import { pageHooks } from './page-hooks.js';
-import type { ContentContext, ContentHandlers } from './handlers.js';
+import { workMs, type ContentContext, type ContentHandlers } from './handlers.js';
 
 /**
  * What agents are told when Oriel's page API came after the page's own scripts, or never came: a page that registers
@@ -224,10 +224,9 @@ function boundedResult(name: string, document: string, raw: unknown, chars?: num
   return { name, document, result, truncated: false, chars: json.length };
 }
 
-/** Aborted at the call's own timeout or when the hub cancels. */
-function callSignal(ctx: ContentContext, timeoutMs: number): AbortSignal {
-  const budget = ctx.deadline !== undefined ? Math.min(timeoutMs, Math.max(0, ctx.deadline - Date.now() - 500)) : timeoutMs;
-  return AbortSignal.any([ctx.signal, AbortSignal.timeout(budget)]);
+/** Aborted when the call's budget ends (less the slack kept for the answer) or when the hub cancels. */
+function callSignal(ctx: ContentContext): AbortSignal {
+  return AbortSignal.any([ctx.signal, AbortSignal.timeout(workMs(ctx))]);
 }
 
 function timedOut(name: string, signal: AbortSignal): OrielError {
@@ -259,7 +258,7 @@ export const pageToolHandlers: ContentHandlers = {
     if (tool.schema !== args.schema) {
       throw orielError('stale_document', `The page changed the input schema of ${JSON.stringify(args.name)} after it was listed; the arguments were not passed on.`, { next: 'list_tab_operations' });
     }
-    const signal = callSignal(ctx, args.timeout_ms ?? 30_000);
+    const signal = callSignal(ctx);
     if (tool.native) {
       const native = nativeContext()!;
       // Arguments in the form this browser's tools take: JSON text where it gives schemas as text.

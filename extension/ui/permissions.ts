@@ -5,7 +5,8 @@
 import { OPS } from '../../shared/ops.js';
 import { CAPABILITY_WORDS, describePlace, type Rule } from '../consent/rules.js';
 import { auditOutcomeWords, auditVerb, type AuditEntry } from '../consent/audit.js';
-import { ChangedSchema, type AuditReply, type PopupRequest, type RulesState } from '../popup-messages.js';
+import type { AuditReply, PopupRequest, RulesState } from '../popup-messages.js';
+import { listenSide, sendSide } from '../side-channel.js';
 import { DEFAULT_PROMPT_SECONDS, MAX_PROMPT_SECONDS, readSettings, writeSettings } from '../settings.js';
 import { el, visible } from './show.js';
 
@@ -13,7 +14,7 @@ import { el, visible } from './show.js';
 const SHOWN_AUDIT = 100;
 
 function ask<T>(request: PopupRequest): Promise<T> {
-  return chrome.runtime.sendMessage(request) as Promise<T>;
+  return sendSide('page_request', request) as Promise<T>;
 }
 
 const when = (ms: number) => new Date(ms).toLocaleString();
@@ -168,11 +169,14 @@ document.getElementById('audit-export')!.addEventListener('click', () => {
 });
 
 // Live: the background says what changed (no data); settings changed in another tab re-render the policy.
-chrome.runtime.onMessage.addListener((message: unknown, sender) => {
-  const parsed = ChangedSchema.safeParse(message);
-  if (sender.id !== chrome.runtime.id || !parsed.success) return;
-  if (parsed.data.what === 'audit') void renderAudit();
-  else void renderRules();
+listenSide({
+  changed: {
+    run: ({ what }) => {
+      if (what === 'audit') void renderAudit();
+      else void renderRules();
+      return null;
+    },
+  },
 });
 chrome.storage.onChanged.addListener((changes, area) => {
   if (area === 'local' && 'settings' in changes) void renderPolicy();

@@ -5,13 +5,14 @@
 import '../zod-jitless.js'; // first: zod must be jitless before any schema is built
 import type { Answer } from '../consent/rules.js';
 import { CAPABILITY_WORDS, answerLabel } from '../consent/rules.js';
-import { ChangedSchema, type PopupRequest, type PopupState, type PromptView } from '../popup-messages.js';
+import type { PopupRequest, PopupState, PromptView } from '../popup-messages.js';
+import { listenSide, sendSide } from '../side-channel.js';
 import { el, visible } from './show.js';
 
 if (new URLSearchParams(location.search).has('window')) document.body.classList.add('window');
 
 async function ask(request: PopupRequest): Promise<PopupState> {
-  return (await chrome.runtime.sendMessage(request)) as PopupState;
+  return (await sendSide('page_request', request)) as PopupState;
 }
 
 function row(tab: PopupState['tabs'][number], label: string | undefined): HTMLElement {
@@ -143,8 +144,14 @@ chrome.tabs.onActivated.addListener(rerender);
 chrome.storage.onChanged.addListener((_changes, area) => {
   if (area === 'session') rerender();
 });
-chrome.runtime.onMessage.addListener((message: unknown, sender) => {
-  if (sender.id === chrome.runtime.id && ChangedSchema.safeParse(message).success) rerender();
+// The popup's one side-channel listener: the background says what changed (no data).
+listenSide({
+  changed: {
+    run: () => {
+      rerender();
+      return null;
+    },
+  },
 });
 // The countdown of each prompt, without rebuilding the cards.
 setInterval(() => {

@@ -1,5 +1,6 @@
 // What a frame's content script answers to `snapshot.lines` (extension/content/snapshot/session.ts writes it,
 // extension/background/snapshot-reading.ts reads it): the next outline lines of that frame, and where they stopped.
+import { z } from 'zod';
 import type { Line, SnapNode } from './index.js';
 
 /** An iframe placeholder reached by the lines: the background writes its line and the child frame's lines under it. */
@@ -42,3 +43,53 @@ export interface LinesReply {
   /** Milliseconds this answer took in the page. */
   ms: number;
 }
+
+/** One outline line as it crosses from the content script (shared/snapshot/render.ts `Line`). */
+const LineSchema: z.ZodType<Line> = z.object({
+  t: z.string(),
+  d: z.number().int().min(0),
+  h: z.string().max(64).optional(),
+  a: z.number().int().min(0).optional(),
+  r: z.string().optional(),
+  q: z.string().optional(),
+});
+
+/** A snapshot node (shared/snapshot/node.ts `SnapNode`), with its children. */
+const SnapNodeSchema: z.ZodType<SnapNode> = z.lazy(() =>
+  z.object({
+    role: z.string(),
+    name: z.string().optional(),
+    value: z.string().optional(),
+    description: z.string().optional(),
+    url: z.string().optional(),
+    states: z.array(z.string()).optional(),
+    handle: z.string().max(64).optional(),
+    children: z.array(SnapNodeSchema).optional(),
+    frame: z.union([z.number(), z.string()]).optional(),
+    act: z.literal(1).optional(),
+  }),
+);
+
+/** {@link LinesReply} as the background validates it on arrival. */
+export const LinesReplySchema: z.ZodType<LinesReply> = z.object({
+  reading: z.string().max(32),
+  document: z.string().max(32),
+  url: z.string(),
+  title: z.string(),
+  ready_state: z.enum(['loading', 'interactive', 'complete']),
+  lines: z.array(LineSchema),
+  stop: z
+    .object({ node: SnapNodeSchema, depth: z.number().int().min(0), ref: z.union([z.number(), z.string()]), inert: z.boolean(), inherit: z.array(z.string()) })
+    .optional(),
+  done: z.boolean(),
+  visited: z.number().int(),
+  dropped: z.number().int(),
+  changed: z.boolean(),
+  lateModal: z.boolean(),
+  internalsUnknown: z.boolean().optional(),
+  ms: z.number(),
+});
+
+/** What `snapshot.lines` answers when the reading it names is gone or its place in the page is (read afresh). */
+export const LinesLostSchema = z.object({ lost: z.literal(true) });
+export type LinesLost = z.infer<typeof LinesLostSchema>;

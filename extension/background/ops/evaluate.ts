@@ -15,8 +15,7 @@ type Outcome =
   | { ok: false; kind: 'throw' | 'serialize' | 'timeout' | 'csp'; name: string; message: string };
 
 /** Runs the expression; the consent stage (../pipeline/consent.ts) has checked the exec capability. */
-export async function evaluate(tab: number, raw: Record<string, unknown>): Promise<EvaluateResult> {
-  const args = raw as EvaluateArgs;
+export async function evaluate(tab: number, args: EvaluateArgs): Promise<EvaluateResult> {
   const { expression } = args;
   const max = args.max_chars ?? DEFAULT_MAX_CHARS;
   const timeoutMs = args.timeout_ms ?? DEFAULT_TIMEOUT_MS;

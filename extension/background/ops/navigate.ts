@@ -14,8 +14,8 @@ const DEFAULT_TIMEOUT_MS = 30_000;
 /** How long `close` waits after answering before it removes the tab, ms. */
 const CLOSE_DELAY_MS = 300;
 
-export async function navigate(tab: number, raw: Record<string, unknown>): Promise<NavigateResult> {
-  const args = parseArgs(raw);
+export async function navigate(tab: number, given: NavigateArgs): Promise<NavigateResult> {
+  const args = checkArgs(given);
   const waitUntil: WaitUntil = args.wait_until ?? 'load';
   const { trail, delta, target } = await plan(tab, args);
   if (trail.changed) await writeTrail(tab, trail.now);
@@ -116,24 +116,18 @@ async function plan(tab: number, args: NavigateArgs): Promise<Plan> {
  * this page's origin (docs/architecture.md, "Consent": navigation is an act on the destination).
  * @throws OrielError as {@link navigate} does for arguments it refuses.
  */
-export async function destinationOf(tab: number, raw: Record<string, unknown>): Promise<string | undefined> {
-  const args = parseArgs(raw);
+export async function destinationOf(tab: number, given: NavigateArgs): Promise<string | undefined> {
+  const args = checkArgs(given);
   const { target } = await plan(tab, args);
   return target ?? (await getTab(tab)).url;
 }
 
-function parseArgs(raw: Record<string, unknown>): NavigateArgs {
-  const parsed = NavigateArgs.safeParse(stripCall(raw));
-  if (!parsed.success) throw orielError('invalid_argument', `Invalid arguments for navigate: ${parsed.error.issues[0]?.message ?? 'wrong shape'}.`);
-  if ((parsed.data.url === undefined) === (parsed.data.action === undefined)) {
+/** Arguments validated by the op map's schema, checked for the one rule it cannot state: exactly one of url or action. */
+function checkArgs(args: NavigateArgs): NavigateArgs {
+  if ((args.url === undefined) === (args.action === undefined)) {
     throw orielError('invalid_argument', 'Give navigate exactly one of "url" or "action" (back, forward, reload, close).');
   }
-  return parsed.data;
-}
-
-function stripCall(raw: Record<string, unknown>): Record<string, unknown> {
-  const { call: _call, ...rest } = raw;
-  return rest;
+  return args;
 }
 
 async function getTab(tab: number): Promise<chrome.tabs.Tab> {

@@ -24,8 +24,7 @@ interface ElementBox {
   viewport: { width: number; height: number };
 }
 
-export async function screenshot(tab: number, raw: Record<string, unknown>, frameCall: FrameCallOptions): Promise<ScreenshotResult> {
-  const args = raw as ScreenshotArgs;
+export async function screenshot(tab: number, args: ScreenshotArgs, frameCall: FrameCallOptions): Promise<ScreenshotResult> {
   if (args.handle !== undefined && args.selector !== undefined) throw orielError('invalid_argument', 'Give at most one of handle or selector.');
 
   let info: chrome.tabs.Tab;
@@ -134,7 +133,7 @@ async function elementBox(tab: number, handle: string | undefined, selector: str
   }
   if (frameId !== 0) throw orielError('unsupported', 'Element screenshots work for elements of the top frame; capture the whole tab instead (screenshot without handle).');
   const reply = await sendToFrame(tab, frameId, 'element_rect', handle !== undefined ? { handle } : { selector: selector! }, frameCall);
-  return reply.value as ElementBox;
+  return reply.value;
 }
 
 /** Firefox's `tabs.captureTab(tabId, options)`, which captures a tab whether or not it is the visible one; Chromium has none. */

@@ -6,7 +6,7 @@
 import { awaitTurn } from './turns.js';
 import { destinationOrigin } from './destination.js';
 import { orielError } from '../../../shared/errors.js';
-import { OPS } from '../../../shared/ops.js';
+import { execShownOf, OPS, specOf, type ExecShown } from '../../../shared/ops.js';
 import { answersFor, appAnswersFor, effectOf, type Answer, type Grantable, type Need } from '../../consent/rules.js';
 import { MAX_QUESTION_CODE_CHARS, type AppAnswer, type PromptQuestion } from '../../../shared/ask-in-app.js';
 import type { Caller } from '../../../shared/call.js';
@@ -29,7 +29,7 @@ const MAX_SHOWN_CODE = 4000;
 function needsOf(state: CallState, code?: string): Need[] {
   const capability = OPS[state.op].capability;
   const t = state.target!;
-  if (state.op === 'navigate') return [{ capability: 'act', origin: t.destination ?? 'null', tab: state.tab, top: true }];
+  if (specOf(state.op).navigates) return [{ capability: 'act', origin: t.destination ?? 'null', tab: state.tab, top: true }];
   const top: Need = { capability: capability === 'read' || t.frame !== 0 ? 'read' : capability, origin: t.topOrigin, tab: state.tab, top: true };
   if (capability === 'read') return [top];
   const frame: Need = { capability, origin: t.origin, tab: state.tab, top: t.frame === 0, ...(code !== undefined && { code }) };
@@ -39,15 +39,15 @@ function needsOf(state: CallState, code?: string): Need[] {
 
 /**
  * The code an exec op runs (evaluate's expression), or the page operation it calls with its arguments, as the person is
- * shown it; `text` is what an "exact code" grant is bound to.
+ * shown it (the op map's `exec`); `text` is what an "exact code" grant is bound to.
  */
-function execDetail(state: CallState): { text: string; detail: NonNullable<prompts.Prompt['view']['detail']>; operation?: string } {
-  if (state.op === 'evaluate') {
-    const code = String(state.args.expression ?? '');
-    return { text: code, detail: { kind: 'code', code: code.slice(0, MAX_SHOWN_CODE), chars: code.length } };
+function execDetail(state: CallState, shown: ExecShown): { text: string; detail: NonNullable<prompts.Prompt['view']['detail']>; code?: string; operation?: string } {
+  if ('code' in shown) {
+    const code = shown.code;
+    return { text: code, code, detail: { kind: 'code', code: code.slice(0, MAX_SHOWN_CODE), chars: code.length } };
   }
-  const name = typeof state.args.name === 'string' ? state.args.name : state.op;
-  const args = JSON.stringify(state.args.arguments ?? {});
+  const name = shown.operation;
+  const args = JSON.stringify(shown.arguments ?? {});
   return {
     text: `${state.op} ${JSON.stringify(name)} ${args}`,
     operation: `${name} ${args}`.slice(0, 2000),
@@ -67,14 +67,15 @@ export const consent: Stage = async (state) => {
   }
   let detail: ReturnType<typeof execDetail> | undefined;
   let codeHash: string | undefined;
-  if (OPS[state.op].capability === 'exec') {
-    detail = execDetail(state);
+  const shown = OPS[state.op].capability === 'exec' ? execShownOf(state.op, state.args) : undefined;
+  if (shown) {
+    detail = execDetail(state, shown);
     codeHash = await sha256(detail.text);
-    state.exec = { origin: state.target!.origin, codeHash, ...(state.op === 'evaluate' ? { code: detail.text } : { operation: detail.operation }) };
+    state.exec = { origin: state.target!.origin, codeHash, ...(detail.code !== undefined ? { code: detail.code } : { operation: detail.operation }) };
   }
   for (const need of needsOf(state, codeHash)) await obtain(state, need, detail?.detail);
   // A click on a link or a submit, or Enter in a form, leads elsewhere: that is an act on the destination too.
-  if (OPS[state.op].capability === 'act' && state.op !== 'navigate') {
+  if (OPS[state.op].capability === 'act' && !specOf(state.op).navigates) {
     const leadsTo = await destinationOrigin(state);
     if (leadsTo !== undefined) {
       await obtain(state, { capability: 'act', origin: leadsTo, tab: state.tab, top: true }, undefined);

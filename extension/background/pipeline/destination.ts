@@ -1,18 +1,10 @@
 // Where an agent's click or key would take the tab, read from the target frame before the call acts, so the consent
 // stage can ask about the destination first (docs/architecture.md, "Consent": navigation is an act on the destination).
+import { activationOf, elementOf } from '../../../shared/ops.js';
 import { originOf } from '../../consent/rules.js';
 import { sendToFrame } from '../frames.js';
 import { secretParams } from '../secret-params.js';
 import { redactionOf, type CallState } from './types.js';
-
-/** The ops that can follow a link or submit a form, and whether they do it as Enter does. */
-function activation(state: CallState): { enter: boolean } | undefined {
-  const { op, args } = state;
-  if (op === 'click') return { enter: false };
-  if (op === 'type' && args.submit === true) return { enter: true };
-  if (op === 'press_key' && args.key === 'Enter' && (args.handle !== undefined || args.selector !== undefined)) return { enter: true };
-  return undefined;
-}
 
 /**
  * The http(s) origin the call's element leads to when it differs from the origin of the frame it is in, else
@@ -20,15 +12,16 @@ function activation(state: CallState): { enter: boolean } | undefined {
  * the network guard (../nav-guard.ts) still stops a navigation to an origin without a grant.
  */
 export async function destinationOrigin(state: CallState): Promise<string | undefined> {
-  const how = activation(state);
+  // The op map says which calls can follow a link or submit a form, and whether they do it as Enter does.
+  const how = activationOf(state.op, state.args);
   if (!how) return undefined;
   const t = state.target!;
-  const target = typeof state.args.handle === 'string' ? { handle: state.args.handle } : typeof state.args.selector === 'string' ? { selector: state.args.selector } : undefined;
+  const target = elementOf(state.op, state.args);
   if (!target) return undefined;
   try {
     const redaction = redactionOf(state.settings, await secretParams(state.tab));
-    const reply = await sendToFrame(state.tab, t.frame, 'destination', { ...target, ...(how.enter && { enter: true }) }, { redaction, deadline: state.clock.deadline });
-    const url = (reply.value as { url?: string }).url;
+    const reply = await sendToFrame(state.tab, t.frame, 'destination', { ...target, ...(how === 'enter' && { enter: true }) }, { redaction, budget: { deadline: state.clock.deadline, slack_ms: 0 } });
+    const url = reply.value.url;
     if (url === undefined || !/^https?:/i.test(url)) return undefined;
     const origin = originOf(url);
     return origin === t.origin ? undefined : origin;

@@ -3,16 +3,20 @@
 // new document meanwhile fails with stale_document (acting ops get a moment: the navigation may be their own doing).
 // Calls that act or run code do it under the tab's navigation guard (./guarded.ts).
 import { errorData, OrielError, orielError } from '../../../shared/errors.js';
-import { OPS } from '../../../shared/ops.js';
-import { listFrames, sendToFrame } from '../frames.js';
-import { snapshotTab } from '../snapshot.js';
-import { backgroundOps } from '../ops/index.js';
+import { argOf, budgetOf, framesAgree, OPS, specOf, type PublicOpName, type SiteOpName } from '../../../shared/ops.js';
+import { remainingMs, workEnd, type CallBudget } from '../../../shared/call.js';
+import { listFrames, sendToFrame, type FrameCallOptions } from '../frames.js';
+import { runInBackground } from '../ops/index.js';
 import { cancelInFrames, trackCall, untrackCall } from './running.js';
 import { isNavigationAway, topFrameAnswers } from './follow.js';
-import { redactionOf, type CallState } from './types.js';
+import { redactionOf, runsOn, type CallState } from './types.js';
+
+/** A call whose op a content script carries out. */
+type ContentCallState = CallState & CallState<PublicOpName & SiteOpName<'content'>>;
 import { secretParams } from '../secret-params.js';
 import { offerTrustedInput, withdrawTrustedInput } from '../trusted-input.js';
 import { underNavigationGuard } from './guarded.js';
+import { decideEveryFrame, type FrameOutcome } from './every-frame.js';
 import { openLinkInNewTab } from '../link-tabs.js';
 import { withDialogPolicy } from '../dialog-policy.js';
 
@@ -24,28 +28,34 @@ export function dispatch(state: CallState): Promise<unknown> {
   return capability === 'act' || capability === 'exec' ? underNavigationGuard(state, carryOut) : carryOut(state);
 }
 
-async function carryOut(state: CallState): Promise<unknown> {
-  const { op, tab } = state;
+/**
+ * The call's budget as content calls carry it: the deadline of its clock — the resumed one when the call waited on a
+ * permission prompt — and the slack its work leaves before it (the op map's budget).
+ */
+export function budgetOfCall(state: CallState): CallBudget {
+  return { deadline: state.clock.deadline, slack_ms: budgetOf(state.op, state.args).slack_ms };
+}
+
+async function carryOut(given: CallState): Promise<unknown> {
+  const { tab } = given;
   // Acting calls answer dialogs as they say, else as the tab was told (../dialog-policy.ts).
-  const args = takesDialogs(op) ? await withDialogPolicy(tab, state.args) : state.args;
-  const options = { call: state.call.id, redaction: redactionOf(state.settings, await secretParams(tab)), deadline: state.clock.deadline };
-  if (OPS[op].site === 'background') {
-    if (op === 'snapshot') return snapshotTab(tab, args as never, state.call.deadline);
-    const run = backgroundOps[op];
-    if (!run) throw orielError('unsupported', `The background has no implementation of "${op}".`);
-    return run(tab, args, options);
-  }
+  const state: CallState = takesDialogs(given.op) ? { ...given, args: (await withDialogPolicy(tab, given.args as Record<string, unknown>)) as never } : given;
+  const budget = budgetOfCall(state);
+  const options = { call: state.call.id, redaction: redactionOf(state.settings, await secretParams(tab)), budget };
+  if (runsOn(state, 'background')) return runInBackground(state.op, tab, state.args, options);
+  if (!runsOn(state, 'content')) throw orielError('unsupported', `"${state.op}" runs nowhere Oriel knows.`);
   const target = state.target!;
   if (target.everyFrame) return waitInTab(state, options);
   trackCall(state.call.id, tab, [target.frame]);
-  const input = offerTrustedInput(state.call.id, op, tab, target.frame, state.settings.trustedInput);
+  const input = offerTrustedInput(state.call.id, state.op, tab, target.frame, state.settings.trustedInput);
   try {
-    const acts = OPS[op].capability === 'act';
+    const acts = OPS[state.op].capability === 'act';
     const frameOptions = input ? { ...options, input } : options;
-    const value = (await endsWithDocument(sendToFrame(tab, target.frame, op, args, frameOptions), tab, target.frame, acts ? OWN_NAVIGATION_GRACE_MS : 0)).value;
+    const value = (await endsWithDocument(sendToFrame(tab, target.frame, state.op, state.args, frameOptions), tab, target.frame, acts ? OWN_NAVIGATION_GRACE_MS : 0)).value;
     // A modified click on a link that synthetic events could not open: open it as a person's click would.
-    if (op === 'click' && value && typeof value === 'object' && typeof (value as { new_tab_url?: unknown }).new_tab_url === 'string') {
-      const session = await openLinkInNewTab(tab, (value as { new_tab_url: string }).new_tab_url, state.settings);
+    const newTabUrl = specOf(state.op).opens_new_tab ? argOf(value, 'new_tab_url') : undefined;
+    if (typeof newTabUrl === 'string') {
+      const session = await openLinkInNewTab(tab, newTabUrl, state.settings);
       if (session) return { ...value, new_tab_session: session };
     }
     return value;
@@ -90,26 +100,16 @@ async function endsWithDocument<T>(work: Promise<T>, tab: number, frameId: numbe
  * A wait by selector or text watches the tab: when the page navigates under it (a click that submits, a redirect),
  * it goes on in the new document with the time left — unless the call guards its document, which then is the point.
  */
-async function waitInTab(state: CallState, options: Parameters<typeof sendToFrame>[4]): Promise<unknown> {
-  const started = Date.now();
-  const budget = typeof state.args.timeout_ms === 'number' ? state.args.timeout_ms : undefined;
-  for (let attempt = 0; ; attempt++) {
-    const left = budget === undefined ? undefined : Math.max(0, budget - (Date.now() - started));
-    const attemptState: CallState = attempt === 0 || left === undefined ? state : { ...state, args: { ...state.args, timeout_ms: left } };
+async function waitInTab(state: ContentCallState, options: FrameCallOptions & { budget: CallBudget }): Promise<unknown> {
+  for (;;) {
     try {
-      return await endsWithDocument(waitInEveryFrame(attemptState, options), state.tab, 0);
+      return await endsWithDocument(waitInEveryFrame(state, options), state.tab, 0);
     } catch (err) {
-      if (!isNavigationAway(err) || state.call.document !== undefined || left === 0) throw err;
-      await topFrameAnswers(state.tab, state.call.deadline);
+      // Each attempt carries the same budget: the new document's wait gets what is left of it.
+      if (!isNavigationAway(err) || state.call.document !== undefined || remainingMs(workEnd(options.budget)) === 0) throw err;
+      await topFrameAnswers(state.tab, options.budget.deadline);
     }
   }
-}
-
-/** Errors a frame gives when it cannot host the wait at all (no content script, mid-navigation): not an answer. */
-const UNREACHABLE = new Set(['unsupported', 'stale_document']);
-
-function isUnreachable(err: unknown): boolean {
-  return err instanceof OrielError && UNREACHABLE.has(err.data.code);
 }
 
 /**
@@ -119,12 +119,12 @@ function isUnreachable(err: unknown): boolean {
  * once. Failing that, the top frame's error is the answer (or `timeout` when the top frame could not be asked).
  * Frames that load after the call starts are not searched.
  */
-async function waitInEveryFrame(state: CallState, options: Parameters<typeof sendToFrame>[4]): Promise<unknown> {
+async function waitInEveryFrame(state: ContentCallState, options: FrameCallOptions): Promise<unknown> {
   const { tab, args } = state;
   const id = state.call.id;
   const frames = (await listFrames(tab)).map((f) => f.frameId).sort((a, b) => a - b);
   if (!frames.includes(0)) frames.unshift(0);
-  const going = args.state === 'hidden' || args.state === 'detached';
+  const going = framesAgree(state.op, args);
   const entry = trackCall(id, tab, frames);
   const cancelOthers = (except: number) => {
     cancelInFrames(id, except);
@@ -133,8 +133,8 @@ async function waitInEveryFrame(state: CallState, options: Parameters<typeof sen
   try {
     const outcomes = frames.map((frameId) =>
       endsWithDocument(sendToFrame(tab, frameId, state.op, args, options), tab, frameId).then(
-        (reply) => ({ frameId, ok: true as const, value: reply.value }),
-        (err: unknown) => ({ frameId, ok: false as const, err }),
+        (reply): FrameOutcome => ({ frameId, ok: true, value: reply.value }),
+        (err: unknown): FrameOutcome => ({ frameId, ok: false, err }),
       ),
     );
     if (!going) {
@@ -153,18 +153,9 @@ async function waitInEveryFrame(state: CallState, options: Parameters<typeof sen
         return first.value;
       }
     }
-    const settled = await Promise.all(outcomes);
-    const answered = settled.filter((r) => r.ok || !isUnreachable(r.err));
-    if (going && answered.length > 0 && answered.every((r) => r.ok)) {
-      const top = answered.find((r) => r.frameId === 0) ?? answered[0]!;
-      return top.ok ? top.value : undefined;
-    }
-    const topFailure = settled.find((r) => r.frameId === 0 && !r.ok);
-    if (topFailure && !topFailure.ok && !isUnreachable(topFailure.err)) throw topFailure.err;
-    const other = answered.find((r) => !r.ok);
-    if (other && !other.ok) throw other.err;
-    if (topFailure && !topFailure.ok) throw topFailure.err;
-    throw orielError('timeout', 'No frame of this tab could be searched. Take a snapshot to see the page as it is.', { next: 'snapshot' });
+    const decided = decideEveryFrame(await Promise.all(outcomes), going);
+    if (decided.ok) return decided.value;
+    throw decided.err;
   } finally {
     untrackCall(id);
   }

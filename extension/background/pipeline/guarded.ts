@@ -3,6 +3,7 @@
 // a call whose navigation was stopped fails saying so (docs/architecture.md, "Consent").
 import { OrielError, orielError } from '../../../shared/errors.js';
 import { returnFromBlock, topFrameUrl, type AfterBlock } from '../blocked-return.js';
+import { answersBeforeCommit, argOf, specOf } from '../../../shared/ops.js';
 import { guardTab, type Blocked } from '../nav-guard.js';
 import type { CallState } from './types.js';
 
@@ -34,9 +35,10 @@ export async function underNavigationGuard(state: CallState, run: (state: CallSt
   /** The error for a stopped navigation, once the tab is off the browser's error page (../blocked-return.ts). */
   const failure = async (blocked: Blocked) => blockedError(state, blocked, await returnFromBlock(state.tab, blocked.origin, before));
   const guard = await guardTab(state.tab, [t.topOrigin, t.origin, ...(t.destination !== undefined ? [t.destination] : [])]);
-  // navigate without waiting returns while its navigation is under way: the guard stays until it commits or fails.
+  // An op that answers before its navigation commits (navigate without waiting) returns while it is under way: the guard stays until it commits or fails.
   let releaseLater = false;
   const watch = watchTopFrame(state.tab);
+  const navigates = specOf(state.op).navigates === true;
   try {
     // Raced as the stop itself, so that the call's own failure (the browser's report of the blocked load) cannot win.
     const stopped = guard.stopped.then((blocked) => {
@@ -46,13 +48,13 @@ export async function underNavigationGuard(state: CallState, run: (state: CallSt
       throw err instanceof Stopped ? await failure(err.blocked) : err;
     });
     // The navigation the call started may be stopped a moment after the page answered.
-    const reported = (value as { navigation_started?: unknown } | null)?.navigation_started === true;
-    if (state.op !== 'navigate' && (watch.pending() || (reported && !watch.settled()))) {
+    const reported = typeof value === 'object' && value !== null && argOf(value, 'navigation_started') === true;
+    if (!navigates && (watch.pending() || (reported && !watch.settled()))) {
       await Promise.race([watch.settles(NAVIGATION_SETTLE_MS), stopped]).catch(() => undefined);
       const blocked = guard.blocked();
       if (blocked) throw await failure(blocked);
     }
-    if (state.op === 'navigate' && state.args.wait_until === 'none') {
+    if (answersBeforeCommit(state.op, state.args)) {
       releaseLater = true;
       void topFrameSettles(state.tab, NAVIGATION_GUARD_MS).then(() => guard.release(DENIED_LINGER_MS));
     }
@@ -81,7 +83,7 @@ function whereNow(after: AfterBlock): string {
 /** The error for a call whose navigation the guard stopped: what was done, where it was going, where the tab is, what to do. */
 function blockedError(state: CallState, blocked: Blocked, after: AfterBlock): OrielError {
   const why = blocked.denied ? `the user always denies act on ${blocked.origin}` : `the user has not allowed act on ${blocked.origin}`;
-  const done = state.op === 'navigate' ? 'The page redirected' : `The ${state.op} was carried out, but the page it acted on then navigated`;
+  const done = specOf(state.op).navigates ? 'The page redirected' : `The ${state.op} was carried out, but the page it acted on then navigated`;
   return orielError('permission_denied', `${done} to ${blocked.origin}; Oriel stopped that before any request left, since ${why}.${whereNow(after)}`, {
     next: blocked.denied ? "do without it, or ask the user to remove the rule in Oriel's options" : `navigate to the page on ${blocked.origin} itself: the user is asked`,
     details: { reason: 'navigation_blocked', origin: blocked.origin, ...(after.url && { tab: after.tab, url: after.url }) },

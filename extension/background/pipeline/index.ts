@@ -3,7 +3,7 @@
 // module (./shared-tab.ts, ./target.ts, ./consent.ts, ./guard.ts, ./dispatch.ts). Counterpart: broker/hub/hub.ts.
 import { checkPageCall, type PageCall } from '../../../shared/call.js';
 import { errorData, orielError, toErrorData, type ErrorData } from '../../../shared/errors.js';
-import { parseOpArgs, type PublicOpName } from '../../../shared/ops.js';
+import { parseOpArgs, specOf } from '../../../shared/ops.js';
 import type { BrowserToHub } from '../../../shared/protocol.js';
 import { codeFields } from '../../consent/audit.js';
 import { disabledTools, readSettings, type Settings } from '../../settings.js';
@@ -96,10 +96,10 @@ async function run(call: PageCall, signal: AbortSignal, clock: CallClock, seen: 
   if (!checked.ok) throw orielError('unsupported', checked.message);
   const parsed = parseOpArgs(checked.op, call.args);
   if (!parsed.ok) throw orielError('invalid_argument', parsed.message);
-  const state: CallState = { call, op: checked.op as PublicOpName, args: parsed.args, tab: call.tab, settings: await currentSettings(), signal, clock };
+  const state: CallState = { call, op: checked.op, args: parsed.args, tab: call.tab, settings: await currentSettings(), signal, clock };
   seen.state = state;
-  // A tab showing a PDF in the browser's viewer has no content script: snapshot reads the PDF itself (../pdf-tab.ts).
-  if (state.op === 'snapshot' && !disabledTools(state.settings).includes('snapshot')) {
+  // A tab showing a PDF in the browser's viewer has no content script: ops that read it read the PDF itself (../pdf-tab.ts).
+  if (specOf(state.op).reads_pdf && !disabledTools(state.settings).includes('snapshot')) {
     await sharedTab(state);
     const pdf = await pdfOfTab(state.tab, signal);
     if (pdf) return pdf;

@@ -1,11 +1,12 @@
 // Pipeline stage 2: which frame a call touches, that frame's origin and the tab's top origin, so consent can judge it.
-// A handle names its document, hence its frame; calls without one act in (or start from) the top frame; snapshot and
-// wait_for by selector or text read every frame; navigate also names the origin it takes the tab to.
+// How is the op map's (shared/ops.ts `target`): a handle names its document, hence its frame; calls without one act in
+// (or start from) the top frame; some read every frame; an op that navigates also names the origin it takes the tab to.
 import { orielError } from '../../../shared/errors.js';
+import { handleOf, specOf } from '../../../shared/ops.js';
 import { frameOfDocument, frameOrigin, frameOriginOrError, originOfDocument } from '../frames.js';
 import { originOf } from '../../consent/rules.js';
-import { destinationOf } from '../ops/navigate.js';
-import type { Stage } from './types.js';
+import { destinationOfCall } from '../ops/index.js';
+import { navigates, type Stage } from './types.js';
 
 /** The namespace part of a handle (`q7k2mzr4.3` → `q7k2mzr4`). */
 export function namespaceOf(handle: string): string {
@@ -14,7 +15,8 @@ export function namespaceOf(handle: string): string {
 
 export const target: Stage = async (state) => {
   const args = state.args;
-  const handle = typeof args.handle === 'string' ? args.handle : typeof args.root === 'string' ? args.root : undefined;
+  const how = specOf(state.op).target ?? 'top';
+  const handle = how === 'top' ? undefined : handleOf(state.op, args);
   let frame = 0;
   if (handle !== undefined) {
     const found = await frameOfDocument(state.tab, namespaceOf(handle));
@@ -23,7 +25,7 @@ export const target: Stage = async (state) => {
     }
     frame = found;
   }
-  const everyFrame = state.op === 'snapshot' || (state.op === 'wait_for' && handle === undefined);
+  const everyFrame = how === 'every_frame' || (how === 'handle_or_every_frame' && handle === undefined);
   // A handle of the top frame's document: the call can only act in that document (the content script resolves handles
   // in the document that issued them and no other), so its origin is the one to judge, and it is known once asked.
   const known = handle !== undefined && frame === 0 ? originOfDocument(state.tab, namespaceOf(handle)) : undefined;
@@ -34,5 +36,5 @@ export const target: Stage = async (state) => {
   const top = await frameOriginOrError(state.tab, 0);
   const origin = frame === 0 ? top.origin : await frameOrigin(state.tab, frame);
   state.target = { frame, origin, topOrigin: top.origin, everyFrame, topReachable: top.reachable };
-  if (state.op === 'navigate') state.target.destination = originOf(await destinationOf(state.tab, args));
+  if (navigates(state)) state.target.destination = originOf(await destinationOfCall(state.op, state.tab, state.args));
 };

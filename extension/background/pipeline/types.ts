@@ -1,6 +1,6 @@
 // The state one page call carries through the background's pipeline (./index.ts), stage by stage.
 import type { PageCall } from '../../../shared/call.js';
-import type { PublicOpName, RedactionPolicy } from '../../../shared/ops.js';
+import { isNavigatingOp, OPS, type NavigatingOpName, type OpArgs, type OpSite, type PublicOpName, type RedactionPolicy, type SiteOpName } from '../../../shared/ops.js';
 import type { Settings } from '../../settings.js';
 import type { CallClock } from './deadline.js';
 
@@ -30,10 +30,10 @@ export interface CallTarget {
  * One call in flight. Stages fill in what they learn; `dispatch` reads it. Everything here was validated on arrival:
  * `args` against the op's schema, the envelope against shared/call.ts.
  */
-export interface CallState {
+export interface CallState<N extends PublicOpName = PublicOpName> {
   readonly call: PageCall;
-  readonly op: PublicOpName;
-  readonly args: Record<string, unknown>;
+  readonly op: N;
+  readonly args: OpArgs<N>;
   readonly tab: number;
   /** The user's settings, read once per call. */
   readonly settings: Settings;
@@ -57,4 +57,14 @@ export function redactionOf(settings: Settings, urlParams: readonly string[] = [
   const policy: RedactionPolicy = { selectors: settings.redactSelectors, value_limit: settings.valueLimit };
   if (urlParams.length) policy.url_params = [...urlParams];
   return policy;
+}
+
+/** Whether the call's op runs on `site` (the op map's `site`), narrowing the state to that site's ops. */
+export function runsOn<S extends OpSite, N extends PublicOpName>(state: CallState<N>, site: S): state is CallState<N> & CallState<N & SiteOpName<S>> {
+  return OPS[state.op].site === site;
+}
+
+/** Whether the call's op takes the top frame to another page on purpose (the op map's `navigates`). */
+export function navigates<N extends PublicOpName>(state: CallState<N>): state is CallState<N> & CallState<N & NavigatingOpName> {
+  return isNavigatingOp(state.op);
 }

@@ -2,7 +2,7 @@
 // — any button, one to three clicks, modifier keys held, at its centre or a point inside it — (./pointer.ts, or
 // trusted input: ./trusted.ts) and report what was observed. MCP side: broker/mcp/tools/click.ts.
 import type { ClickArgs, ClickResult } from '../../../shared/ops.js';
-import type { ContentHandler } from '../handlers.js';
+import { workMs, type ContentHandler } from '../handlers.js';
 import { composedParent } from '../hit.js';
 import { nextTask } from './actionability.js';
 import { watchEffects } from './effects.js';
@@ -11,7 +11,6 @@ import { dispatchInput, topLevelPoint, type InputOutcome } from './trusted.js';
 import { whenActionable } from './ready.js';
 import { checkTarget } from './target.js';
 
-const DEFAULT_TIMEOUT_MS = 5000;
 
 /** The KeyboardEvent flags of the modifiers a click holds. */
 function modifierFlags(keys: ClickArgs['modifiers']): Modifiers {
@@ -45,7 +44,7 @@ export const click: ContentHandler<'click'> = async (args, ctx) => {
   let newTabUrl: string | undefined;
   try {
     let target: Element | undefined;
-    const input: InputOutcome = await whenActionable(args, ctx, { timeoutMs: args.timeout_ms ?? DEFAULT_TIMEOUT_MS, hitTest: true, redactor, offset }, (el, at) => {
+    const input: InputOutcome = await whenActionable(args, ctx, { timeoutMs: workMs(ctx), hitTest: true, redactor, offset }, (el, at) => {
       target = el;
       watch.start();
       const top = topLevelPoint(at.x, at.y);

@@ -4,14 +4,13 @@
 // MCP side: broker/mcp/tools/pointer.ts.
 import type { DragResult } from '../../../shared/input-ops.js';
 import { orielError } from '../../../shared/errors.js';
-import type { ContentHandler } from '../handlers.js';
+import { workMs, type ContentHandler } from '../handlers.js';
 import { deepElementFromPoint, nextTask } from './actionability.js';
 import { watchEffects } from './effects.js';
 import { movePointer, pressPointer, releasePointer } from './pointer.js';
 import { whenActionable, type ActPoint } from './ready.js';
 import { checkTarget, resolveNow } from './target.js';
 
-const DEFAULT_TIMEOUT_MS = 5000;
 /** Pointer moves between the two points, so pages that track movement see a path, not a jump. */
 const MOVES = 8;
 
@@ -20,14 +19,14 @@ export const drag: ContentHandler<'drag'> = async (args, ctx) => {
   checkTarget(args, 'the element to drag');
   checkTarget({ handle: args.to_handle, selector: args.to_selector }, 'the element to drop on (to_handle or to_selector)');
   const to = { handle: args.to_handle, selector: args.to_selector };
-  const timeoutMs = args.timeout_ms ?? DEFAULT_TIMEOUT_MS;
   const watch = watchEffects();
   try {
     // The drop target must be actionable first (it may need scrolling); the source is checked last, in the same step
     // as the act, and the drop point measured again there.
-    await whenActionable(to, ctx, { timeoutMs, hitTest: true, enabled: false, redactor }, () => undefined);
+    // The budget covers two waits (shared/ops.ts): the drop target may take half of what is left, the source the rest.
+    await whenActionable(to, ctx, { timeoutMs: Math.round(workMs(ctx) / 2), hitTest: true, enabled: false, redactor }, () => undefined);
     let outcome!: { source: Element; target: Element; kind: 'html' | 'pointer'; dropped?: boolean };
-    await whenActionable(args, ctx, { timeoutMs, hitTest: true, redactor }, (source, from) => {
+    await whenActionable(args, ctx, { timeoutMs: workMs(ctx), hitTest: true, redactor }, (source, from) => {
       const target = resolveNow(to, ctx, redactor);
       if (!target) throw orielError('not_actionable', 'The element to drop on is gone.');
       const r = target.getBoundingClientRect();

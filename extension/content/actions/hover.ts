@@ -2,7 +2,7 @@
 // `:hover` styles (emulated for synthetic input, the browser's own for trusted input) appear in the next snapshot.
 // MCP side: broker/mcp/tools/pointer.ts.
 import type { HoverResult } from '../../../shared/input-ops.js';
-import type { ContentHandler } from '../handlers.js';
+import { workMs, type ContentHandler } from '../handlers.js';
 import { nextTask } from './actionability.js';
 import { watchEffects } from './effects.js';
 import { emulateHover, type MirrorReport } from './hover-styles.js';
@@ -11,7 +11,6 @@ import { dispatchInput, pointerStep, type InputOutcome } from './trusted.js';
 import { whenActionable } from './ready.js';
 import { checkTarget } from './target.js';
 
-const DEFAULT_TIMEOUT_MS = 5000;
 
 export const hover: ContentHandler<'hover'> = async (args, ctx) => {
   const redactor = ctx.redactor();
@@ -21,7 +20,7 @@ export const hover: ContentHandler<'hover'> = async (args, ctx) => {
     let target!: Element;
     // Synthetic input mirrors the page's `:hover` rules; trusted input has the browser's own hover state.
     let mirror: MirrorReport | undefined;
-    const input: InputOutcome = await whenActionable(args, ctx, { timeoutMs: args.timeout_ms ?? DEFAULT_TIMEOUT_MS, hitTest: true, enabled: false, redactor }, (el, at) => {
+    const input: InputOutcome = await whenActionable(args, ctx, { timeoutMs: workMs(ctx), hitTest: true, enabled: false, redactor }, (el, at) => {
       target = el;
       watch.start();
       return dispatchInput(ctx, pointerStep('move', at.x, at.y), () => {

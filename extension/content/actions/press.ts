@@ -4,7 +4,7 @@
 // broker/mcp/tools/keyboard.ts.
 import type { PressKeyResult } from '../../../shared/input-ops.js';
 import { orielError } from '../../../shared/errors.js';
-import type { ContentHandler } from '../handlers.js';
+import { workMs, type ContentHandler } from '../handlers.js';
 import { deepActiveElement } from '../snapshot/dom.js';
 import { nextTask } from './actionability.js';
 import { watchEffects } from './effects.js';
@@ -14,7 +14,6 @@ import { isFocusable } from './pointer.js';
 import { whenActionable } from './ready.js';
 import { chordSteps, dispatchInput, watchKeydowns, type InputOutcome } from './trusted.js';
 
-const DEFAULT_TIMEOUT_MS = 5000;
 
 export const pressKey: ContentHandler<'press_key'> = async (args, ctx) => {
   const redactor = ctx.redactor();
@@ -45,7 +44,7 @@ export const pressKey: ContentHandler<'press_key'> = async (args, ctx) => {
     };
     const input =
       args.handle !== undefined || args.selector !== undefined
-        ? await whenActionable(args, ctx, { timeoutMs: args.timeout_ms ?? DEFAULT_TIMEOUT_MS, hitTest: false, redactor }, (el) => act(el))
+        ? await whenActionable(args, ctx, { timeoutMs: workMs(ctx), hitTest: false, redactor }, (el) => act(el))
         : await act(undefined);
     await nextTask();
     const seen = watch.stop();

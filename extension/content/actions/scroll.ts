@@ -3,14 +3,13 @@
 // more lies beyond each edge. MCP side: broker/mcp/tools/pointer.ts.
 import type { ScrollResult } from '../../../shared/input-ops.js';
 import { orielError } from '../../../shared/errors.js';
-import type { ContentHandler } from '../handlers.js';
+import { workMs, type ContentHandler } from '../handlers.js';
 import type { Redactor } from '../redaction.js';
 import { isVisible, nextFrame, nextTask } from './actionability.js';
 import { scrollerOf } from './key-actions.js';
 import { clip, noMatch, resolveNow } from './target.js';
 import { findText } from './text.js';
 
-const DEFAULT_UNTIL_MS = 10_000;
 /** A scroll step moves this share of the visible size, so consecutive views overlap and no row is skipped. */
 const STEP = 0.8;
 
@@ -43,7 +42,8 @@ export const scroll: ContentHandler<'scroll'> = async (args, ctx) => {
       await scrollBy(box, vertical ? { top: sign * amount } : { left: sign * amount });
       steps = 1;
     } else {
-      const deadline = performance.now() + (args.timeout_ms ?? DEFAULT_UNTIL_MS);
+      const waitMs = workMs(ctx);
+      const deadline = performance.now() + waitMs;
       for (;;) {
         if (ctx.signal.aborted) throw orielError('cancelled', 'Stopped scrolling: the call was cancelled.');
         found = shown(args.until_text, box, page, redactor);
@@ -56,7 +56,7 @@ export const scroll: ContentHandler<'scroll'> = async (args, ctx) => {
           break;
         }
         if (performance.now() > deadline) {
-          throw orielError('timeout', `Scrolled ${steps} times for ${args.timeout_ms ?? DEFAULT_UNTIL_MS} ms without finding "${clip(args.until_text, 100)}". Scroll on, or snapshot to see what shows.`, {
+          throw orielError('timeout', `Scrolled ${steps} times for ${Math.round(waitMs)} ms without finding "${clip(args.until_text, 100)}". Scroll on, or snapshot to see what shows.`, {
             next: 'scroll again, or snapshot',
           });
         }

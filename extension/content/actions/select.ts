@@ -4,7 +4,7 @@
 import type { SelectOptionsResult } from '../../../shared/input-ops.js';
 import { orielError } from '../../../shared/errors.js';
 import { describeNow } from '../fingerprint.js';
-import type { ContentHandler } from '../handlers.js';
+import { workMs, type ContentHandler } from '../handlers.js';
 import { isSecretField } from '../redaction.js';
 import { checkPointerTarget, nextTask, scrollIntoViewIfNeeded } from './actionability.js';
 import { watchEffects } from './effects.js';
@@ -13,7 +13,6 @@ import { clickAt } from './pointer.js';
 import { whenActionable } from './ready.js';
 import { checkTarget, clip } from './target.js';
 
-const DEFAULT_TIMEOUT_MS = 5000;
 
 function norm(s: string): string {
   return s.replace(/\s+/g, ' ').trim();
@@ -41,7 +40,7 @@ export const selectOptions: ContentHandler<'select_options'> = async (args, ctx)
     let selected: string[] = [];
     const extra = (el: Element) =>
       el instanceof HTMLSelectElement || el.getAttribute('role') === 'listbox' ? undefined : { reason: `it is not a list of options (a <${el.localName}>; select_options needs a <select> or a listbox)`, permanent: true };
-    await whenActionable(args, ctx, { timeoutMs: args.timeout_ms ?? DEFAULT_TIMEOUT_MS, hitTest: false, extra, redactor }, (el) => {
+    await whenActionable(args, ctx, { timeoutMs: workMs(ctx), hitTest: false, extra, redactor }, (el) => {
       list = el;
       // Which options a secret list has, and which are chosen, are secrets: an answer that depended on them would tell.
       if (isSecretField(el)) throw orielError('invalid_argument', 'This list is a secret field (a card or password field): choose with type, which never reports what it holds.', { next: 'type' });

@@ -1,10 +1,11 @@
 // Trusted input, content side (docs/architecture.md, "Input"): the steps of a click, hover, key press or typing, sent
 // to the background to dispatch through the DevTools protocol while this script keeps the checks and the evidence.
 // Counterpart: extension/background/trusted-input.ts; messages in shared/trusted-input.ts.
-import { TrustedInputReplySchema, type TrustedInputRequest, type TrustedStep } from '../../../shared/trusted-input.js';
+import type { TrustedInputRequest, TrustedStep } from '../../../shared/trusted-input.js';
 import { orielError } from '../../../shared/errors.js';
 import type { ContentContext } from '../handlers.js';
 import { MODIFIER_KEYS, type Chord, type KeySpec } from './keys.js';
+import { sendSide } from '../../side-channel.js';
 
 /** How an action's input went: trusted, or Oriel's own events, with why when the person wanted trusted input. */
 export interface InputOutcome {
@@ -87,16 +88,16 @@ export async function dispatchInput(ctx: ContentContext, steps: TrustedStep[] | 
     synthetic();
     return { trusted: false, note: CROSS_ORIGIN_NOTE };
   }
-  const request: TrustedInputRequest = { oriel_input: 1, call: ctx.call, steps };
-  const reply = TrustedInputReplySchema.safeParse(await chrome.runtime.sendMessage(request).catch((err: unknown) => ({ ok: false, dispatched: 0, message: String(err) })));
-  if (!reply.success) {
+  const request: TrustedInputRequest = { call: ctx.call, steps };
+  const reply = await sendSide('trusted_input', request).catch(() => undefined);
+  if (!reply) {
     synthetic();
     return { trusted: false, note: 'the background gave no usable answer about trusted input, so Oriel used its own events' };
   }
-  if (reply.data.ok) return { trusted: true };
-  if (reply.data.dispatched > 0) throw orielError('internal', `Trusted input stopped partway (${reply.data.message}); part of the input reached the page. Take a snapshot before acting again.`, { next: 'snapshot' });
+  if (reply.ok) return { trusted: true };
+  if (reply.dispatched > 0) throw orielError('internal', `Trusted input stopped partway (${reply.message}); part of the input reached the page. Take a snapshot before acting again.`, { next: 'snapshot' });
   synthetic();
-  return { trusted: false, note: `${reply.data.message}; Oriel used its own events` };
+  return { trusted: false, note: `${reply.message}; Oriel used its own events` };
 }
 
 /** A pointer step at (x, y) of this frame, or undefined when the frame is cross-origin to the top. */

@@ -3,7 +3,7 @@
 // (./trusted.ts) the keys are the browser's own. MCP side: broker/mcp/tools/input.ts.
 import type { TypeResult } from '../../../shared/ops.js';
 import { orielError } from '../../../shared/errors.js';
-import type { ContentHandler } from '../handlers.js';
+import { workMs, type ContentContext, type ContentHandler } from '../handlers.js';
 import { nextTask } from './actionability.js';
 import { watchEffects } from './effects.js';
 import { changeEvent, inputEvent, setNativeValue } from './keyboard.js';
@@ -12,13 +12,11 @@ import { keyTarget, pressChord } from './key-actions.js';
 import { charKey, namedKey, type Chord } from './keys.js';
 import { chordSteps, dispatchInput, watchKeydowns, type InputOutcome } from './trusted.js';
 import type { TrustedStep } from '../../../shared/trusted-input.js';
-import type { ContentContext } from '../handlers.js';
 import { deepActiveElement } from '../snapshot/dom.js';
 import { isSecretField, Redactor } from '../redaction.js';
 import { whenActionable, type Unfit } from './ready.js';
 import { checkTarget, clip } from './target.js';
 
-const DEFAULT_TIMEOUT_MS = 5000;
 /** Longer text is inserted in one input event (as a paste would), not key by key. */
 const PER_KEY_LIMIT = 256;
 /** Values echoed back are capped like snapshot values (docs/snapshot-format.md). */
@@ -34,7 +32,7 @@ export const type: ContentHandler<'type'> = async (args, ctx) => {
   const watch = watchEffects();
   try {
     let target!: Element;
-    const { input, submitted } = await whenActionable(args, ctx, { timeoutMs: args.timeout_ms ?? DEFAULT_TIMEOUT_MS, hitTest: false, extra: notEditable, redactor }, (el) => {
+    const { input, submitted } = await whenActionable(args, ctx, { timeoutMs: workMs(ctx), hitTest: false, extra: notEditable, redactor }, (el) => {
       target = el;
       watch.start();
       return typeInto(ctx, el, args.text, args.clear !== false, args.submit === true, redactor);

@@ -3,14 +3,13 @@
 // (https://html.spec.whatwg.org/multipage/input.html#file-upload-state-(type=file)).
 import type { UploadResult } from '../../../shared/input-ops.js';
 import { orielError } from '../../../shared/errors.js';
-import type { ContentHandler } from '../handlers.js';
+import { workMs, type ContentHandler } from '../handlers.js';
 import { nextTask } from './actionability.js';
 import { watchEffects } from './effects.js';
 import { changeEvent } from './keyboard.js';
 import { whenActionable, type Unfit } from './ready.js';
 import { checkTarget } from './target.js';
 
-const DEFAULT_TIMEOUT_MS = 5000;
 
 /**
  * The file input an element stands for: itself, the control of a label, or the one file input inside it (drop zones
@@ -43,7 +42,7 @@ export const upload: ContentHandler<'upload'> = async (args, ctx) => {
     let input!: HTMLInputElement;
     let files: File[] = [];
     // File inputs are usually hidden behind a styled button: attached and enabled is enough.
-    await whenActionable(args, ctx, { timeoutMs: args.timeout_ms ?? DEFAULT_TIMEOUT_MS, hitTest: false, visible: false, extra: notFileInput, redactor }, (el) => {
+    await whenActionable(args, ctx, { timeoutMs: workMs(ctx), hitTest: false, visible: false, extra: notFileInput, redactor }, (el) => {
       input = fileInputOf(el)!;
       if (input.disabled) throw orielError('not_actionable', 'The file input is disabled.', { details: { reason: 'it is disabled' } });
       if (args.files.length > 1 && !input.multiple) {

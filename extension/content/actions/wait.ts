@@ -2,7 +2,7 @@
 // a handle, selector or text is visible, hidden, attached or detached. MCP side: broker/mcp/tools/read.ts.
 import { WaitForArgs, type WaitForResult } from '../../../shared/ops.js';
 import { orielError } from '../../../shared/errors.js';
-import type { ContentContext, ContentHandler } from '../handlers.js';
+import { workMs, type ContentContext, type ContentHandler } from '../handlers.js';
 import { Redactor } from '../redaction.js';
 import { isVisible } from './actionability.js';
 import { anyShadowRoot } from './shadow.js';
@@ -11,7 +11,6 @@ import { findText } from './text.js';
 
 type State = 'visible' | 'hidden' | 'attached' | 'detached';
 
-const DEFAULT_TIMEOUT_MS = 10_000;
 /** Events after which visibility may differ without any DOM mutation. */
 const RECHECK_EVENTS = ['transitionend', 'transitioncancel', 'animationend', 'animationcancel', 'resize', 'load'] as const;
 
@@ -23,7 +22,7 @@ export const waitFor: ContentHandler<'wait_for'> = async (args, ctx) => {
   const given = [args.handle, args.selector, args.text].filter((v) => v !== undefined).length;
   if (given !== 1) throw orielError('invalid_argument', 'Give wait_for exactly one of "handle", "selector" or "text".');
   const state: State = args.state ?? 'visible';
-  const timeoutMs = args.timeout_ms ?? DEFAULT_TIMEOUT_MS;
+  const timeoutMs = workMs(ctx);
   const started = performance.now();
   const probe = makeProbe(args, state, ctx, redactor);
   const first = probe();

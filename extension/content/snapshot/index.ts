@@ -6,7 +6,7 @@ import type { WalkFlags } from '../../../shared/snapshot/index.js';
 import type { ContentHandlers } from '../handlers.js';
 import { announceToParent, awaitTokens, listenForChildFrames } from './frames.js';
 import { continueReading, startReading } from './session.js';
-import type { LinesReply } from '../../../shared/snapshot/reading.js';
+import type { LinesLost, LinesReply } from '../../../shared/snapshot/reading.js';
 
 listenForChildFrames();
 
@@ -34,10 +34,6 @@ export function parseFlags(raw: unknown): WalkFlags {
   return flags;
 }
 
-/** What `snapshot.lines` answers when the reading it names is gone or its place in the page is (read afresh). */
-export interface LinesLost {
-  lost: true;
-}
 
 export const snapshotHandlers: ContentHandlers = {
   'snapshot.lines': async (args, ctx): Promise<LinesReply | LinesLost> => {
