@@ -91,6 +91,15 @@ function walkFlags(settings: Settings, args: SnapshotArgs, urlParams: string[]):
   return flags;
 }
 
+/**
+ * Whether snapshots read every element afresh, reusing no reading of an earlier one: a diagnostic switch in the
+ * extension's local storage (`freshWalks: true`), which only the extension's own pages can set. The randomized test
+ * of reuse (test/e2e/snapshot-reuse-*.test.ts) compares warm outlines with fresh ones through it; no agent can.
+ */
+async function freshWalks(): Promise<boolean> {
+  return (await chrome.storage.local.get('freshWalks')).freshWalks === true;
+}
+
 function filterSpec(args: SnapshotArgs): FilterSpec | undefined {
   const spec: FilterSpec = {};
   if (args.query) spec.query = args.query;
@@ -130,7 +139,9 @@ async function snapshotOf(tab: number, args: SnapshotArgs, deadline: number): Pr
   }
   const fresh = async (): Promise<Kept> => {
     const urlParams = await secretParams(tab);
-    const reading = new Reading(tab, await startFrameOf(tab, args.root), walkFlags(settings, args, urlParams), filterSpec(args));
+    const flags = walkFlags(settings, args, urlParams);
+    if (await freshWalks()) flags.fresh = true;
+    const reading = new Reading(tab, await startFrameOf(tab, args.root), flags, filterSpec(args));
     return { id: snapshotId(), tab, document: '', filters, reading, urlParams, record: [], recordChars: 0, used: Date.now() };
   };
 
