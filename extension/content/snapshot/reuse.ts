@@ -5,6 +5,7 @@ import type { SnapNode } from '../../../shared/snapshot/index.js';
 import type { Builder } from './builder.js';
 import type { Clip } from './geometry.js';
 import { computeRole } from './cache.js';
+import { moved } from './changes.js';
 
 /** One thing the walk did or read, in walk order (one log per walker; a memo is a slice of it). */
 export type Entry =
@@ -101,6 +102,7 @@ function seq(): number {
 
 /** Everything recorded so far is void. */
 function voidAll(): void {
+  moved();
   voidUpTo = seq() + 1;
   base = voidUpTo;
   changes = [];
@@ -255,6 +257,7 @@ export function look(focused: Element | null): boolean {
       const now = controlState(el);
       if (now === state) continue;
       controls.set(el, now);
+      moved();
       if (formSelector) voidAll();
       else changes.push(widen(el));
     }

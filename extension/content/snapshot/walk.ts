@@ -186,6 +186,8 @@ export class Walker {
   private readonly settingsKey: string;
   /** Readings of earlier walks may be replayed in this part of the walk. */
   private replay = false;
+  /** Where the current call of {@link walk} stops (estimated characters). */
+  private target = Infinity;
   /** Something was met that makes memos unsafe to keep (an iframe, a custom element, a modal found late): counted. */
   private unkept = 0;
   /** Some part of this walk ran while memos could not be trusted (an animation ran): none is kept. */
@@ -225,10 +227,12 @@ export class Walker {
    * Caches hold for this call only: the page may change before the next.
    */
   walk(chars = Infinity): void {
+    // First what changed since the last look (it may move the generation the view carries), then the view.
+    if (!look(this.focused)) this.tainted = true;
     this.view = currentView();
     if (this.flags.fresh === true) delete this.view.generation;
-    if (!look(this.focused)) this.tainted = true;
     this.replay = !this.tainted && this.flags.fresh !== true;
+    this.target = chars;
     // Names that embed a secret field (a label around it, aria-labelledby naming it) embed nothing of its value: the
     // shield is up while this part of the walk runs, in the document and in the shadow roots the walk is inside.
     if (this.env.secretFields?.() !== false) this.redactor.shield(document);
@@ -426,7 +430,8 @@ export class Walker {
         const key = ctxKey(ctx);
         if (this.replay) {
           const m = recall(el, key, this.settingsKey);
-          if (m && this.replayable(m)) {
+          // Only what stays short of where this call stops: the walk then stops where a fresh one does.
+          if (m && this.chars + m.chars < this.target && this.replayable(m)) {
             this.replayMemo(m, out);
             return;
           }
