@@ -36,18 +36,41 @@ export interface Memo {
   /** The walk's context and the walker's settings the readings were taken under. */
   key: string;
   walker: string;
-  /** The builder the element wrote into, and the log slice [start, end) holding what it did. */
+  /** The builder the element wrote into, and the slice [start, end) of the walk's log holding what it did. */
   out: Builder;
-  log: Entry[];
+  tape: Tape;
   start: number;
   end: number;
   visited: number;
   nodes: number;
   chars: number;
-  /** The walker's list of dependencies, and the slice [depStart, depEnd) of it this memo has. */
-  deps: Deps;
+  /** The slice [depStart, depEnd) of the walk's dependencies this memo has. */
   depStart: number;
   depEnd: number;
+}
+
+/** What one walk recorded: its log and its dependencies. Dropped (emptied) once newer walks have replaced it. */
+export interface Tape {
+  log: Entry[];
+  deps: Deps;
+  alive: boolean;
+}
+
+/** Walks whose records are kept; a memo of an older walk is void (its record is let go, bounding memory). */
+const MAX_TAPES = 4;
+const tapes: Tape[] = [];
+
+/** A new record for a walk; the oldest kept one is let go. */
+export function newTape(): Tape {
+  const t: Tape = { log: [], deps: [], alive: true };
+  tapes.push(t);
+  while (tapes.length > MAX_TAPES) {
+    const old = tapes.shift()!;
+    old.alive = false;
+    old.log = [];
+    old.deps = [];
+  }
+  return t;
 }
 
 /** Largest subtree (DOM nodes visited) kept as one memo: a larger one is walked, its parts replayed. */
@@ -282,6 +305,10 @@ export function store(el: Element, memo: Memo): void {
 export function recall(el: Element, key: string, walker: string): Memo | undefined {
   const m = memos.get(el);
   if (!m || m.key !== key || m.walker !== walker) return undefined;
+  if (!m.tape.alive) {
+    memos.delete(el);
+    return undefined;
+  }
   const refs = m.depEnd > m.depStart;
   if (m.seq < voidUpTo || (refs && refsChangedAt > m.seq)) {
     memos.delete(el);
@@ -293,7 +320,7 @@ export function recall(el: Element, key: string, walker: string): Memo | undefin
       const c = changes[i]!;
       let hit = within(c, el) || within(el, c);
       for (let j = m.depStart; j < m.depEnd && !hit; j++) {
-        const d = m.deps[j];
+        const d = m.tape.deps[j];
         if (d) hit = within(c, d) || within(d, c);
       }
       if (hit) {

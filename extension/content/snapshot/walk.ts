@@ -12,7 +12,7 @@ import { controlStates, controlValue, description, linkUrl } from './fields.js';
 import { isSecretField, Redactor } from '../redaction.js';
 import { observeSecretFlips } from '../secret-watch.js';
 import { currentView, usability, type Clip, type View } from './geometry.js';
-import { currentSeq, look, MAX_MEMO_VISITED, noteControl, recall, store, watchShadow, type Deps, type Entry, type Memo } from './reuse.js';
+import { currentSeq, look, MAX_MEMO_VISITED, noteControl, recall, store, watchShadow, newTape, type Deps, type Entry, type Memo, type Tape } from './reuse.js';
 
 /** Elements that never render content a person perceives. */
 const SKIP_TAGS = new Set(['script', 'style', 'noscript', 'template', 'head', 'meta', 'link', 'title', 'base', 'param', 'source', 'track', 'datalist']);
@@ -179,9 +179,10 @@ export class Walker {
   /** A modal dialog showed although the document was not known to have one (its earlier siblings are not marked). */
   unexpectedModal = false;
   /** What this walk did, in order (./reuse.ts): the memos it keeps are slices of it. */
-  private readonly log: Entry[] = [];
+  private readonly tape: Tape = newTape();
+  private readonly log: Entry[] = this.tape.log;
   /** What this walk's readings depended on outside the subtrees read (./reuse.ts): memos hold slices of it. */
-  private readonly deps: Deps = [];
+  private readonly deps: Deps = this.tape.deps;
   /** The settings its readings depend on, as one string (a memo is reused only by a walker with the same). */
   private readonly settingsKey: string;
   /** Readings of earlier walks may be replayed in this part of the walk. */
@@ -231,6 +232,8 @@ export class Walker {
     if (!look(this.focused)) this.tainted = true;
     this.view = currentView();
     if (this.flags.fresh === true) delete this.view.generation;
+    // A redaction selector with `:has()` can start matching after a change anywhere below its subject.
+    if (this.flags.redactSelectors.some((sel) => sel.includes(':has('))) this.tainted = true;
     this.replay = !this.tainted && this.flags.fresh !== true;
     this.target = chars;
     // Names that embed a secret field (a label around it, aria-labelledby naming it) embed nothing of its value: the
@@ -327,13 +330,12 @@ export class Walker {
       key: f.key,
       walker: this.settingsKey,
       out: f.out,
-      log: this.log,
+      tape: this.tape,
       start: f.start,
       end: this.log.length,
       visited,
       nodes: this.nodes - f.nodes,
       chars: this.chars - f.chars,
-      deps: this.deps,
       depStart: f.depStart,
       depEnd: this.deps.length,
     });
@@ -347,7 +349,7 @@ export class Walker {
     if (this.nodes + m.nodes >= this.flags.maxNodes) return false;
     const still = this.view.generation !== undefined && m.generation === this.view.generation;
     for (let i = m.start; i < m.end; i++) {
-      const e = m.log[i]!;
+      const e = m.tape.log[i]!;
       if (e.t === 'handle') {
         if (this.registry.existingHandle(e.el) !== e.h) return false;
       } else if (still) continue;
@@ -365,7 +367,7 @@ export class Walker {
   /** Writes what a memo's element wrote into `out`, and carries its record into this walk's log. */
   private replayMemo(m: Memo, out: Builder): void {
     for (let i = m.start; i < m.end; i++) {
-      const e = m.log[i]!;
+      const e = m.tape.log[i]!;
       if (e.t === 'text' || e.t === 'break' || e.t === 'push') {
         if (e.b !== m.out) this.log.push(e);
         else if (e.t === 'text') out.text(e.d);
@@ -373,7 +375,7 @@ export class Walker {
         else out.push(e.n);
       } else this.log.push(e);
     }
-    for (let i = m.depStart; i < m.depEnd; i++) this.deps.push(m.deps[i] ?? null);
+    for (let i = m.depStart; i < m.depEnd; i++) this.deps.push(m.tape.deps[i] ?? null);
     this.visited += m.visited;
     this.nodes += m.nodes;
     this.chars += m.chars;
@@ -432,7 +434,10 @@ export class Walker {
           const m = recall(el, key, this.settingsKey);
           // Only what stays short of where this call stops: the walk then stops where a fresh one does.
           if (m && this.chars + m.chars < this.target && this.replayable(m)) {
+            const start = this.log.length, depStart = this.deps.length;
             this.replayMemo(m, out);
+            // Kept again on this walk's record (checked just now), so it outlives the record it came from.
+            if (!this.tainted) store(el, { ...m, seq: currentSeq(), generation: this.view.generation, tape: this.tape, out, start, end: this.log.length, depStart, depEnd: this.deps.length });
             return;
           }
         }
