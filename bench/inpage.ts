@@ -11,6 +11,9 @@ import { lineText, toLines, type WalkFlags } from '../shared/snapshot/index.js';
 /** The flags the background builds for a snapshot without user redaction selectors. */
 const FLAGS: WalkFlags = { redactSelectors: [], valueLimit: 200, nameLimit: 300, textLimit: 2000, maxNodes: 100_000, maxDepth: 40 };
 
+/** The same, reading every element afresh (reusing nothing an earlier walk read: extension/content/snapshot/reuse.ts). */
+const FRESH: WalkFlags = { ...FLAGS, fresh: true };
+
 /** One registry for the page's life, as the content script keeps one per document. */
 const registry = new HandleRegistry();
 
@@ -63,10 +66,11 @@ export interface OrielRun {
 function oriel(withText = false, afterChange = false): OrielRun {
   if (afterChange) dirty();
   const t0 = performance.now();
-  const tree = new Walker(FLAGS, registry, frameRefOf).run(document.documentElement);
+  // Fresh: (b) is the walk itself, every element read (warm readings are measured apart, by `warm`).
+  const tree = new Walker(FRESH, registry, frameRefOf).run(document.documentElement);
   const walkMs = performance.now() - t0;
   if (afterChange) dirty();
-  const read = reading(Number.MAX_SAFE_INTEGER);
+  const read = reading(Number.MAX_SAFE_INTEGER, true);
   const run: OrielRun = { walkMs, totalMs: read.ms, chars: read.chars, lines: read.lines, visited: tree.visited };
   if (withText) run.text = toLines(tree.nodes).map(lineText).join('\n');
   return run;
@@ -83,9 +87,9 @@ export interface ReadingRun {
  * The content script's side of a snapshot page: a new reading of the document that stops once `want` characters of
  * lines are written (as extension/content/snapshot/session.ts does for the background), timed in the page.
  */
-function reading(want: number): ReadingRun {
+function reading(want: number, fresh = false): ReadingRun {
   const t0 = performance.now();
-  const r = startReading(FLAGS, registry, document.documentElement).read(want, undefined);
+  const r = startReading(fresh ? FRESH : FLAGS, registry, document.documentElement).read(want, undefined);
   const ms = performance.now() - t0;
   return { ms, chars: r.lines.reduce((c, l) => c + l.d + l.t.length + 1, 0), lines: r.lines.length, visited: r.visited };
 }
@@ -98,6 +102,45 @@ function visibleInteractive(): number {
   return n;
 }
 
-const api = { floor, oriel, reading, visibleInteractive, elementCount: () => document.getElementsByTagName('*').length };
+export interface WarmRun {
+  ms: number;
+  chars: number;
+  lines: number;
+  /** The outline's text, when asked (to check the warm outline against a fresh one). */
+  text?: string;
+}
+
+let rowChanges = 0;
+
+/**
+ * Changes one row of the page as an update would: the text and a class of one section's paragraph, in the middle of
+ * the page (bench/pages.ts sections), another each time.
+ */
+function changeRow(): void {
+  const cards = document.querySelectorAll('section.card');
+  const card = cards[(Math.floor(cards.length / 2) + rowChanges++) % cards.length];
+  const p = card?.querySelector('p');
+  if (!p) throw new Error('no section paragraph to change');
+  p.classList.toggle('bench-changed');
+  p.firstChild!.textContent = `Changed ${rowChanges} `;
+}
+
+/**
+ * A whole reading (walk and lines) of the page as it is (`change: 'none'`) or right after one row changed (`'row'`),
+ * reusing the readings of earlier walks (`fresh` false) or reading every element afresh (`fresh` true), timed in the
+ * page. The row change itself is not timed, but the browser's style and layout work it causes is (as for the floor).
+ */
+function warm(fresh: boolean, change: 'none' | 'row', withText = false): WarmRun {
+  if (change === 'row') changeRow();
+  const flags = fresh ? FRESH : FLAGS;
+  const t0 = performance.now();
+  const r = startReading(flags, registry, document.documentElement).read(Number.MAX_SAFE_INTEGER, undefined);
+  const ms = performance.now() - t0;
+  const run: WarmRun = { ms, chars: r.lines.reduce((c, l) => c + l.d + l.t.length + 1, 0), lines: r.lines.length };
+  if (withText) run.text = r.lines.map((l) => ' '.repeat(l.d) + l.t).join('\n');
+  return run;
+}
+
+const api = { floor, oriel, reading, warm, visibleInteractive, elementCount: () => document.getElementsByTagName('*').length };
 export type BenchApi = typeof api;
 (globalThis as unknown as { __orielBench: BenchApi }).__orielBench = api;

@@ -27,6 +27,12 @@ export interface OrielPageResult {
   breakdown?: Breakdown;
   /** (a) and the (b) walk when every element's style was invalidated just before. */
   afterStyleChange: { floor: Summary; walk: Summary };
+  /**
+   * Whole in-page readings (walk and lines) with and without the readings kept from earlier walks, on the page as it
+   * is and right after one row changed, alternating with the floor run by run; `same`: the warm outline after a row
+   * change equals the fresh one.
+   */
+  warm: { floor: Summary; fresh: Summary; reused: Summary; freshRow: Summary; reusedRow: Summary; same: boolean };
   inPage: { walk: Summary; total: Summary; chars: number; lines: number; visited: number };
   mcp: {
     firstCall: number;
@@ -133,9 +139,10 @@ export async function measureOrielPage(page: Page, client: Client, session: stri
   // The same two right after a style change (the page has just changed, as it has after most actions).
   const floorsChanged = await repeat(plan.warmup, runs, () => page.evaluate(() => (window as unknown as Win).__orielBench.floor(true)) as Promise<FloorRun>);
   const inPageChanged = await repeat(plan.warmup, runs, () => page.evaluate(() => (window as unknown as Win).__orielBench.oriel(false, true)) as Promise<OrielRun>);
+  const warm = await measureWarm(page, plan.warmup, runs);
   const visibleInteractiveInPage = await page.evaluate(() => (window as unknown as Win).__orielBench.visibleInteractive());
 
-  const breakdown = gen.target === 10_000 ? await profileBreakdown(page, '__orielBench.reading(Number.MAX_SAFE_INTEGER)', runs, bundle) : undefined;
+  const breakdown = gen.target === 10_000 ? await profileBreakdown(page, '__orielBench.reading(Number.MAX_SAFE_INTEGER, true)', runs, bundle) : undefined;
 
   // The first default-budget snapshot after a change of the page (a style property on the root: hit tests are not reused).
   await page.evaluate(() => document.documentElement.style.setProperty('--oriel-bench-first', String(Math.random())));
@@ -162,6 +169,7 @@ export async function measureOrielPage(page: Page, client: Client, session: stri
   return {
     floor: { ...summary(floors.map((f) => f.ms)), elements: floors[0]!.elements },
     afterStyleChange: { floor: summary(floorsChanged.map((f) => f.ms)), walk: summary(inPageChanged.map((r) => r.walkMs)) },
+    warm,
     inPage: {
       walk: summary(inPage.map((r) => r.walkMs)),
       total: summary(inPage.map((r) => r.totalMs)),
@@ -186,6 +194,34 @@ export async function measureOrielPage(page: Page, client: Client, session: stri
     coverage: checkCoverage(text, gen.interactive),
     visibleInteractiveInPage,
   };
+}
+
+/**
+ * Warm against fresh whole readings, and the floor, in one alternation per run (after `warmup` untimed rounds), so that
+ * a change in the machine's load meets all alike; then whether a warm outline after a row change equals a fresh one.
+ */
+async function measureWarm(page: Page, warmup: number, runs: number): Promise<OrielPageResult['warm']> {
+  const bench = () => page.evaluateHandle(() => (window as unknown as Win).__orielBench);
+  const api = await bench();
+  const run = (fresh: boolean, change: 'none' | 'row') => api.evaluate((b, f, c) => b.warm(f, c).ms, fresh, change);
+  const t = { floor: [] as number[], fresh: [] as number[], reused: [] as number[], freshRow: [] as number[], reusedRow: [] as number[] };
+  for (let i = 0; i < warmup + runs; i++) {
+    const floor = await api.evaluate((b) => b.floor(false).ms);
+    const fresh = await run(true, 'none');
+    const reused = await run(false, 'none');
+    const freshRow = await run(true, 'row');
+    const reusedRow = await run(false, 'row');
+    if (i < warmup) continue;
+    t.floor.push(floor);
+    t.fresh.push(fresh);
+    t.reused.push(reused);
+    t.freshRow.push(freshRow);
+    t.reusedRow.push(reusedRow);
+  }
+  const warmText = await api.evaluate((b) => b.warm(false, 'row', true).text);
+  const freshText = await api.evaluate((b) => b.warm(true, 'none', true).text);
+  await api.dispose();
+  return { floor: summary(t.floor), fresh: summary(t.fresh), reused: summary(t.reused), freshRow: summary(t.freshRow), reusedRow: summary(t.reusedRow), same: warmText === freshText };
 }
 
 /** The whole outline of a page, following cursors at the hard cap (at most 50 pages), and how many pages it took. */

@@ -29,8 +29,12 @@ function yamlOf(text: string): string {
 }
 
 async function navigate(client: Client, url: string): Promise<void> {
-  const r = await timedCall(client, 'browser_navigate', { url });
-  if (r.isError) throw new Error(`browser_navigate failed: ${r.text.slice(0, 300)}`);
+  // Its own 30 s limit can run out on the 50k page on a loaded machine (a whole run was lost to it once): tried again.
+  for (let attempt = 1; ; attempt++) {
+    const r = await timedCall(client, 'browser_navigate', { url });
+    if (!r.isError) return;
+    if (attempt >= 3 || !r.text.includes('Timeout')) throw new Error(`browser_navigate failed: ${r.text.slice(0, 300)}`);
+  }
 }
 
 async function snapshot(client: Client): Promise<{ ms: number; text: string }> {

@@ -110,6 +110,17 @@ export function targets(pages: PageRow[], lat: Results['latency'], flat?: FlatRo
     measured: p10 ? `${p10.ratios.cOverA}× (${p10.oriel.mcp.unbudgeted.median} ms vs ${p10.oriel.floor.median} ms)` : 'not run',
     met: p10 ? p10.ratios.cOverA <= 3 : null,
   });
+  const w10 = p10?.oriel.warm;
+  out.push({
+    what: 'Warm whole outline of an unchanged 10k page ≤ 3× the floor (in page)',
+    measured: w10 ? `${round(w10.reused.median / w10.floor.median, 2)}× (${w10.reused.median} ms vs ${w10.floor.median} ms; fresh ${w10.fresh.median} ms)` : 'not run',
+    met: w10 ? w10.reused.median <= 3 * w10.floor.median && w10.same : null,
+  });
+  out.push({
+    what: 'Warm whole outline of the 10k page after one changed row ≤ 1.5× the floor (in page)',
+    measured: w10 ? `${round(w10.reusedRow.median / w10.floor.median, 2)}× (${w10.reusedRow.median} ms vs ${w10.floor.median} ms; fresh ${w10.freshRow.median} ms)` : 'not run',
+    met: w10 ? w10.reusedRow.median <= 1.5 * w10.floor.median && w10.same : null,
+  });
   const list = (f: (p: PageRow) => string) => pages.map((p) => `${p.target / 1000}k: ${f(p)}`).join(', ');
   out.push({
     what: 'Unbudgeted Oriel outline ≤ 0.5× Playwright MCP characters (every size)',
@@ -247,6 +258,17 @@ export function markdown(r: Results): string {
     '| page | (a) floor ms | (b) in-page walk ms | walk/floor |',
     '|---|---|---|---|',
     ...r.pages.map((p) => `| ${k(p.target)} | ${p.oriel.afterStyleChange.floor.median} | ${p.oriel.afterStyleChange.walk.median} | ${round(p.oriel.afterStyleChange.walk.median / p.oriel.afterStyleChange.floor.median, 2)} |`),
+    '',
+  );
+  parts.push(
+    'Warm whole outlines (in page: a whole reading, walk and lines, reusing what earlier walks read, against one that reads every element afresh; the floor, fresh and warm runs alternate run by run):',
+    '',
+    '| page | (a) floor ms | fresh, unchanged ms | warm, unchanged ms | warm/floor | fresh, one row changed ms | warm, one row changed ms | warm/floor | warm = fresh outline |',
+    '|---|---|---|---|---|---|---|---|---|',
+    ...r.pages.map((p) => {
+      const w = p.oriel.warm;
+      return `| ${k(p.target)} | ${w.floor.median} | ${w.fresh.median} | ${w.reused.median} | ${round(w.reused.median / w.floor.median, 2)} | ${w.freshRow.median} | ${w.reusedRow.median} | ${round(w.reusedRow.median / w.floor.median, 2)} | ${w.same ? 'yes' : '**no**'} |`;
+    }),
     '',
   );
   parts.push('### Budgeted snapshots and the cursor', '', budgetTable(r.pages), '');

@@ -92,7 +92,9 @@ function filtersOf(args: SnapshotArgs): string {
  */
 export async function startSnapshot(tab: number, args: SnapshotArgs, settings?: Settings): Promise<Kept> {
   const urlParams = await secretParams(tab);
-  const reading = new Reading(tab, await startFrameOf(tab, args.root), walkFlags(settings ?? (await readSettings()), args, urlParams), filterSpec(args));
+  const flags = walkFlags(settings ?? (await readSettings()), args, urlParams);
+  if (await freshWalks()) flags.fresh = true;
+  const reading = new Reading(tab, await startFrameOf(tab, args.root), flags, filterSpec(args));
   return { id: snapshotId(), tab, document: '', filters: filtersOf(args), reading, urlParams, record: [], recordChars: 0, used: Date.now() };
 }
 
@@ -112,6 +114,15 @@ function walkFlags(settings: Settings, args: SnapshotArgs, urlParams: string[]):
   if (args.roles?.length) flags.lineRoles = true;
   if (args.query?.trim()) flags.lineSearch = true;
   return flags;
+}
+
+/**
+ * Whether snapshots read every element afresh, reusing no reading of an earlier one: a diagnostic switch in the
+ * extension's local storage (`freshWalks: true`), which only the extension's own pages can set. The randomized test
+ * of reuse (test/e2e/snapshot-reuse-*.test.ts) compares warm outlines with fresh ones through it; no agent can.
+ */
+async function freshWalks(): Promise<boolean> {
+  return (await chrome.storage.local.get('freshWalks')).freshWalks === true;
 }
 
 function filterSpec(args: SnapshotArgs): FilterSpec | undefined {

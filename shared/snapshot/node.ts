@@ -65,6 +65,11 @@ export interface WalkFlags {
   /** What each line carries for the background's filters: its role, and the text a `query` is matched against. */
   lineRoles?: boolean;
   lineSearch?: boolean;
+  /**
+   * Read every element afresh, reusing nothing from earlier snapshots (no kept readings, no kept hit tests). Private:
+   * set only by the extension's own diagnostics (docs/architecture.md, "Warm snapshots"), never by an agent.
+   */
+  fresh?: boolean;
 }
 
 /** Roles whose accessible name comes from their content (https://www.w3.org/TR/wai-aria-1.2/#namefromcontent). */

@@ -1,6 +1,7 @@
 // Collects the outline children of one node while the walker visits its DOM subtree: inline text from sibling and
 // nested inline elements joins into one run ("Hel" + <b>"lo"</b> → "Hello"); block boundaries and nodes split runs.
 import { cap, collapseWhitespace, type SnapNode } from '../../../shared/snapshot/index.js';
+import type { Entry } from './reuse.js';
 
 /** Told of each child a builder takes, in order (the walker settles what the children of an open node decide). */
 export interface BuilderOwner {
@@ -10,6 +11,8 @@ export interface BuilderOwner {
 export class Builder {
   readonly items: SnapNode[] = [];
   private pending = '';
+  /** Where the walker records what this builder was given (./reuse.ts replays it), when it records. */
+  log: Entry[] | undefined;
 
   constructor(
     private readonly textLimit: number,
@@ -17,6 +20,7 @@ export class Builder {
   ) {}
 
   text(data: string): void {
+    this.log?.push({ t: 'text', b: this, d: data });
     this.pending += data;
   }
 
@@ -27,10 +31,12 @@ export class Builder {
 
   /** A block boundary or line break: the current text run ends. */
   break(): void {
+    this.log?.push({ t: 'break', b: this });
     this.flush();
   }
 
   push(node: SnapNode): void {
+    this.log?.push({ t: 'push', b: this, n: node });
     this.flush();
     this.add(node);
   }

@@ -31,6 +31,15 @@ function bump(): void {
   generation++;
 }
 
+/**
+ * Moves the generation for a change found another way than by mutation or event (a style sheet rule edited through
+ * the CSSOM, a form value set by script: ./reuse.ts), so no hit test from before it is reused.
+ */
+export function moved(): void {
+  start();
+  bump();
+}
+
 function connect(): void {
   if (connected) return;
   connected = true;

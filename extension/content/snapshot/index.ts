@@ -30,6 +30,7 @@ export function parseFlags(raw: unknown): WalkFlags {
   if (Array.isArray(f.inherit)) flags.inherit = f.inherit.filter((s): s is string => typeof s === 'string' && /^[a-z-]{1,20}$/.test(s)).slice(0, 8);
   if (f.lineRoles === true) flags.lineRoles = true;
   if (f.lineSearch === true) flags.lineSearch = true;
+  if (f.fresh === true) flags.fresh = true;
   if (Array.isArray(f.urlParams)) flags.urlParams = f.urlParams.filter((s): s is string => typeof s === 'string' && s.length <= 200).slice(0, 200);
   return flags;
 }

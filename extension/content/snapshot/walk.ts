@@ -12,6 +12,7 @@ import { controlStates, controlValue, description, linkUrl } from './fields.js';
 import { isSecretField, Redactor } from '../redaction.js';
 import { observeSecretFlips } from '../secret-watch.js';
 import { currentView, usability, type Clip, type View } from './geometry.js';
+import { currentSeq, look, MAX_MEMO_VISITED, noteControl, recall, store, watchShadow, newTape, type Deps, type Entry, type Memo, type Tape } from './reuse.js';
 
 /** Elements that never render content a person perceives. */
 const SKIP_TAGS = new Set(['script', 'style', 'noscript', 'template', 'head', 'meta', 'link', 'title', 'base', 'param', 'source', 'track', 'datalist']);
@@ -63,7 +64,21 @@ interface Ctx {
   mute: boolean;
   /** Inside the open modal dialog (nothing inside it is inert). */
   inModal: boolean;
+  /** Inside a shadow tree (or slotted into one): readings there are kept with their host's, not apart (./reuse.ts). */
+  shadow?: boolean;
 }
+
+/** What of a context the walk of an element reads, as one string (readings are reused only under the same). */
+function ctxKey(ctx: Ctx): string {
+  const c = ctx.clip;
+  return `${+ctx.visible}${+ctx.transparent}${+ctx.inAct}${+ctx.mute}${+ctx.inModal}${+(ctx.parent?.cursor === 'pointer')}|${ctx.depth}|${c ? `${c.left},${c.top},${c.right},${c.bottom}` : ''}`;
+}
+
+/** Elements a `<label>` can label (https://html.spec.whatwg.org/multipage/forms.html#category-label). */
+const LABELABLE = new Set(['button', 'input', 'meter', 'output', 'progress', 'select', 'textarea']);
+
+/** Attributes naming other elements by id whose content or state a reading can include. */
+const IDREFS = ['aria-labelledby', 'aria-describedby', 'aria-owns', 'aria-activedescendant', 'aria-details'];
 
 export type FrameRef = (frame: HTMLIFrameElement | HTMLFrameElement) => number | string | undefined;
 
@@ -120,7 +135,9 @@ type Frame =
   /** After a wrapper's content: end the text run when it is a block. */
   | { k: 'wrap'; out: Builder; block: boolean }
   /** After an outline node's content: finish it and hand it to its parent. */
-  | { k: 'node'; open: OpenNode };
+  | { k: 'node'; open: OpenNode }
+  /** After an element's whole walk: keep what it wrote, for later walks (./reuse.ts). */
+  | { k: 'memo'; el: Element; key: string; out: Builder; start: number; depStart: number; seq: number; generation: number | undefined; visited: number; nodes: number; chars: number; dropped: number; kept: number };
 
 /** What the walker is told about the document before it starts (extension/content/snapshot/session.ts). */
 export interface WalkEnv {
@@ -161,6 +178,21 @@ export class Walker {
   readonly frames = new WeakMap<SnapNode, FrameInfo>();
   /** A modal dialog showed although the document was not known to have one (its earlier siblings are not marked). */
   unexpectedModal = false;
+  /** What this walk did, in order (./reuse.ts): the memos it keeps are slices of it. */
+  private readonly tape: Tape = newTape();
+  private readonly log: Entry[] = this.tape.log;
+  /** What this walk's readings depended on outside the subtrees read (./reuse.ts): memos hold slices of it. */
+  private readonly deps: Deps = this.tape.deps;
+  /** The settings its readings depend on, as one string (a memo is reused only by a walker with the same). */
+  private readonly settingsKey: string;
+  /** Readings of earlier walks may be replayed in this part of the walk. */
+  private replay = false;
+  /** Where the current call of {@link walk} stops (estimated characters). */
+  private target = Infinity;
+  /** Something was met that makes memos unsafe to keep (an iframe, a custom element, a modal found late): counted. */
+  private unkept = 0;
+  /** Some part of this walk ran while memos could not be trusted (an animation ran): none is kept. */
+  private tainted = false;
 
   constructor(
     private readonly flags: WalkFlags,
@@ -170,6 +202,9 @@ export class Walker {
   ) {
     this.redactor = Redactor.fromPolicy({ selectors: flags.redactSelectors, value_limit: flags.valueLimit, ...(flags.urlParams?.length ? { url_params: flags.urlParams } : {}) });
     this.root = new Builder(flags.textLimit);
+    this.root.log = this.log;
+    const { root: _root, fresh: _fresh, lineRoles: _roles, lineSearch: _search, maxNodes: _max, ...rest } = flags;
+    this.settingsKey = JSON.stringify([rest, env.modal, registry.namespace]);
   }
 
   /** Starts a walk at `root` (the document element, or the element a root handle names). */
@@ -193,7 +228,14 @@ export class Walker {
    * Caches hold for this call only: the page may change before the next.
    */
   walk(chars = Infinity): void {
+    // First what changed since the last look (it may move the generation the view carries), then the view.
+    if (!look(this.focused)) this.tainted = true;
     this.view = currentView();
+    if (this.flags.fresh === true) delete this.view.generation;
+    // A redaction selector with `:has()` can start matching after a change anywhere below its subject.
+    if (this.flags.redactSelectors.some((sel) => sel.includes(':has('))) this.tainted = true;
+    this.replay = !this.tainted && this.flags.fresh !== true;
+    this.target = chars;
     // Names that embed a secret field (a label around it, aria-labelledby naming it) embed nothing of its value: the
     // shield is up while this part of the walk runs, in the document and in the shadow roots the walk is inside.
     if (this.env.secretFields?.() !== false) this.redactor.shield(document);
@@ -271,6 +313,108 @@ export class Walker {
         this.stack.pop();
         this.finish(f.open);
         return;
+      case 'memo':
+        this.stack.pop();
+        this.keep(f);
+        return;
+    }
+  }
+
+  /** Keeps what an element's walk wrote, unless something in it makes that unsafe (./reuse.ts). */
+  private keep(f: Extract<Frame, { k: 'memo' }>): void {
+    const visited = this.visited - f.visited;
+    if (this.tainted || this.unkept !== f.kept || this.dropped !== f.dropped || visited > MAX_MEMO_VISITED) return;
+    store(f.el, {
+      seq: f.seq,
+      generation: f.generation,
+      key: f.key,
+      walker: this.settingsKey,
+      out: f.out,
+      tape: this.tape,
+      start: f.start,
+      end: this.log.length,
+      visited,
+      nodes: this.nodes - f.nodes,
+      chars: this.chars - f.chars,
+      depStart: f.depStart,
+      depEnd: this.deps.length,
+    });
+  }
+
+  /**
+   * Whether a memo's geometry still holds and its handles are still the ones the registry gives: boxes and usability
+   * states are read again unless nothing has moved since the memo began (./changes.ts generation).
+   */
+  private replayable(m: Memo): boolean {
+    if (this.nodes + m.nodes >= this.flags.maxNodes) return false;
+    const still = this.view.generation !== undefined && m.generation === this.view.generation;
+    for (let i = m.start; i < m.end; i++) {
+      const e = m.tape.log[i]!;
+      if (e.t === 'handle') {
+        if (this.registry.existingHandle(e.el) !== e.h) return false;
+      } else if (still) continue;
+      else if (e.t === 'rect') {
+        const r = e.el.getBoundingClientRect();
+        if (r.left !== e.r.left || r.top !== e.r.top || r.width !== e.r.width || r.height !== e.r.height) return false;
+      } else if (e.t === 'use') {
+        const states = usability(e.el, this.cache, e.transparent, e.clip, this.view, e.labels ? () => this.labelsOf(e.el) : () => []);
+        if (states.join(' ') !== e.states) return false;
+      }
+    }
+    return true;
+  }
+
+  /** Writes what a memo's element wrote into `out`, and carries its record into this walk's log. */
+  private replayMemo(m: Memo, out: Builder): void {
+    for (let i = m.start; i < m.end; i++) {
+      const e = m.tape.log[i]!;
+      if (e.t === 'text' || e.t === 'break' || e.t === 'push') {
+        if (e.b !== m.out) this.log.push(e);
+        else if (e.t === 'text') out.text(e.d);
+        else if (e.t === 'break') out.break();
+        else out.push(e.n);
+      } else this.log.push(e);
+    }
+    for (let i = m.depStart; i < m.depEnd; i++) this.deps.push(m.tape.deps[i] ?? null);
+    this.visited += m.visited;
+    this.nodes += m.nodes;
+    this.chars += m.chars;
+  }
+
+  /** The handle of `el`, recorded (a replay checks the registry still gives it). */
+  private handle(el: Element): string {
+    const h = this.registry.handleFor(el, this.describe);
+    this.log.push({ t: 'handle', el, h });
+    return h;
+  }
+
+  /** ./geometry.ts usability, recorded with what it was computed from. */
+  private usable(el: Element, transparent: boolean, clip: Clip | undefined, labels: boolean, rect?: DOMRect): string[] {
+    const states = usability(el, this.cache, transparent, clip, this.view, labels ? () => this.labelsOf(el) : () => [], rect);
+    this.log.push({ t: 'use', el, transparent, clip, labels, states: states.join(' ') });
+    return states;
+  }
+
+  /** Records the elements outside `el` its readings may include: its labels, the elements its IDREFs name. */
+  private noteRefs(el: Element): void {
+    const tag = el.localName;
+    if (tag === 'label') {
+      const c = (el as HTMLLabelElement).control;
+      if (c) this.deps.push(c);
+      else if (el.hasAttribute('for')) this.deps.push(null);
+    }
+    if (LABELABLE.has(tag)) {
+      for (const l of this.cache.labels(el)) this.deps.push(l);
+      if (el.id) this.deps.push(null);
+    }
+    for (const a of IDREFS) {
+      const v = el.getAttribute(a);
+      if (v === null) continue;
+      const root = el.getRootNode() as Document | ShadowRoot;
+      for (const id of v.trim().split(/\s+/)) {
+        const t = id ? root.getElementById(id) : null;
+        this.deps.push(t);
+      }
     }
   }
 
@@ -283,7 +427,24 @@ export class Walker {
         if (NOT_BLANK.test(data)) this.chars += data.length;
       }
     } else if (n.nodeType === Node.ELEMENT_NODE) {
-      this.element(n as Element, ctx, out);
+      const el = n as Element;
+      if (!this.tainted && ctx.shadow !== true) {
+        const key = ctxKey(ctx);
+        if (this.replay) {
+          const m = recall(el, key, this.settingsKey);
+          // Only what stays short of where this call stops: the walk then stops where a fresh one does.
+          if (m && this.chars + m.chars < this.target && this.replayable(m)) {
+            const start = this.log.length, depStart = this.deps.length;
+            this.replayMemo(m, out);
+            // Kept again on this walk's record (checked just now), so it outlives the record it came from.
+            if (!this.tainted) store(el, { ...m, seq: currentSeq(), generation: this.view.generation, tape: this.tape, out, start, end: this.log.length, depStart, depEnd: this.deps.length });
+            return;
+          }
+        }
+        // Below the frames the element's walk pushes: popped once all of it is done.
+        this.stack.push({ k: 'memo', el, key, out, start: this.log.length, depStart: this.deps.length, seq: currentSeq(), generation: this.view.generation, visited: this.visited, nodes: this.nodes, chars: this.chars, dropped: this.dropped, kept: this.unkept });
+      }
+      this.element(el, ctx, out);
     }
   }
 
@@ -293,8 +454,9 @@ export class Walker {
     if (shadow) {
       this.redactor.shield(shadow);
       watchRoot(shadow);
+      watchShadow(shadow);
       observeSecretFlips(shadow);
-      this.stack.push({ k: 'kids', parent: shadow, last: null, ctx, out });
+      this.stack.push({ k: 'kids', parent: shadow, last: null, ctx: { ...ctx, shadow: true }, out });
       return;
     }
     if (el.localName === 'slot') {
@@ -331,6 +493,9 @@ export class Walker {
     this.visited++;
     const tag = el.localName;
     if (SKIP_TAGS.has(tag)) return;
+    if (tag === 'input' || tag === 'select' || tag === 'textarea') noteControl(el);
+    // A custom element may take its role and states from internals the page sets with no mutation.
+    if (tag.includes('-')) this.unkept++;
     if (this.nodes >= this.flags.maxNodes) {
       this.dropped++;
       return;
@@ -344,6 +509,7 @@ export class Walker {
     const style = this.cache.style(el);
     const display = style.display;
     if (display === 'none') return;
+    this.noteRefs(el);
     const visible = style.visibility === 'visible';
     const block = display !== 'contents' && !display.startsWith('inline') && display !== 'ruby';
     const transparent = ctx.transparent || style.opacity === '0';
@@ -355,6 +521,7 @@ export class Walker {
       const ox = style.overflowX, oy = style.overflowY;
       if (ox !== 'visible' || oy !== 'visible') {
         const r = (rect = el.getBoundingClientRect());
+        this.log.push({ t: 'rect', el, r });
         // Zero-size boxes that clip their content show nothing.
         if ((r.width === 0 || r.height === 0) && ox !== 'visible' && oy !== 'visible') return;
         if (ox === 'hidden' || ox === 'clip' || oy === 'hidden' || oy === 'clip') {
@@ -402,7 +569,9 @@ export class Walker {
     const inert = this.flags.inert === true || (this.env.modal && !ctx.inModal);
     if (tag === 'iframe' || tag === 'frame') {
       if (!visible) return;
-      const node: SnapNode = { role: 'iframe', handle: this.registry.handleFor(el, this.describe) };
+      // Its frame's lines are stitched in by reference: not replayed.
+      this.unkept++;
+      const node: SnapNode = { role: 'iframe', handle: this.handle(el) };
       const name = this.cache.name(el, true);
       if (name) node.name = cap(name, this.flags.nameLimit);
       // A frame a person cannot see into shows nothing: a zero-size frame is not stitched; other states pass down.
@@ -428,7 +597,7 @@ export class Walker {
         for (const p of parts) this.push(out, p, ctx.depth);
         return;
       }
-      const node: SnapNode = { role: tag === 'canvas' ? 'canvas' : act ? role ?? 'img' : 'img', handle: this.registry.handleFor(el, this.describe) };
+      const node: SnapNode = { role: tag === 'canvas' ? 'canvas' : act ? role ?? 'img' : 'img', handle: this.handle(el) };
       if (name) node.name = cap(name, this.flags.nameLimit);
       if (act) this.markAct(el, node, ctx.transparent, ctx.clip, rect, inert);
       if (draggable) node.states = [...(node.states ?? []), 'draggable'];
@@ -469,11 +638,11 @@ export class Walker {
     if (redacted) states.push('redacted');
     const url = linkUrl(el);
     if (url) node.url = this.redactor.scrubUrl(url);
-    if (act || READABLE.has(role!)) node.handle = this.registry.handleFor(el, this.describe);
+    if (act || READABLE.has(role!)) node.handle = this.handle(el);
     if (act) {
       node.act = 1;
       // Its own overflow clips its content, not its own box: judge it by its ancestors' clip.
-      for (const st of usability(el, this.cache, ctx.transparent, ctx.clip, this.view, () => this.labelsOf(el), rect)) states.push(st);
+      for (const st of this.usable(el, ctx.transparent, ctx.clip, true, rect)) states.push(st);
       for (const st of this.flags.inherit ?? []) if (!states.includes(st)) states.push(st);
     }
     if (draggable) states.push('draggable');
@@ -481,7 +650,10 @@ export class Walker {
     const partial = ITEM_CONTAINERS.has(role!) && windowed(el) ? partialState(el) : undefined;
     if (partial) states.push(partial);
     const modal = states.includes('modal');
-    if (modal && !this.env.modal && !this.flags.inert) this.unexpectedModal = true;
+    if (modal && !this.env.modal && !this.flags.inert) {
+      this.unexpectedModal = true;
+      this.unkept++;
+    }
     if (act && inert && !modal) states.push('inert');
     if (states.length) node.states = states;
 
@@ -499,6 +671,7 @@ export class Walker {
     // A container named from its content repeats what its children say: once an element child comes, the name goes.
     const nameMayDrop = node.name !== undefined && !act && NAME_FROM_CONTENT.has(role!) && !el.hasAttribute('aria-label') && !el.hasAttribute('aria-labelledby');
     const open = new OpenNode(node, el, out, block, deep, nameMayDrop, this.flags.textLimit);
+    open.kids.log = this.log;
     const inner: Ctx = { visible, transparent, clip, parent: style, inAct: ctx.inAct || act, depth: deep ? ctx.depth : ctx.depth + 1, mute: ctx.mute, inModal: ctx.inModal || modal };
     if (!deep) this.openChild.set(out, open);
     this.stack.push({ k: 'node', open });
@@ -555,11 +728,11 @@ export class Walker {
     const cs = this.cache.style(control);
     if (cs.display !== 'none' && cs.visibility === 'visible') return undefined;
     const role = control.getAttribute('role') === 'switch' ? 'switch' : control.type;
-    const node: SnapNode = { role, handle: this.registry.handleFor(control, this.describe), act: 1 };
+    const node: SnapNode = { role, handle: this.handle(control), act: 1 };
     const name = collapseWhitespace(label.textContent ?? '') || collapseWhitespace(this.cache.name(control));
     if (name) node.name = cap(name, this.flags.nameLimit);
     const states = controlStates(control, role, this.focused, isSecretField(control));
-    for (const st of usability(label, this.cache, ctx.transparent, ctx.clip, this.view, () => [])) states.push(st);
+    for (const st of this.usable(label, ctx.transparent, ctx.clip, false)) states.push(st);
     for (const st of this.flags.inherit ?? []) if (!states.includes(st)) states.push(st);
     if (this.flags.inert === true || (this.env.modal && !ctx.inModal)) states.push('inert');
     if (states.length) node.states = states;
@@ -620,7 +793,7 @@ export class Walker {
       const style = this.cache.style(el);
       if (style.display === 'none' || style.visibility !== 'visible') continue;
       inside = el;
-      const node: SnapNode = { role, handle: this.registry.handleFor(el, this.describe) };
+      const node: SnapNode = { role, handle: this.handle(el) };
       const name = collapseWhitespace(this.cache.name(el, true)) || collapseWhitespace(svgTitle(el));
       if (name) node.name = cap(name, this.flags.nameLimit);
       this.markAct(el, node, ctx.transparent, ctx.clip, undefined, inert);
@@ -632,7 +805,7 @@ export class Walker {
 
   private markAct(el: Element, node: SnapNode, transparent: boolean, clip: Clip | undefined, rect: DOMRect | undefined, inert: boolean): void {
     node.act = 1;
-    const states = usability(el, this.cache, transparent, clip, this.view, () => [], rect);
+    const states = this.usable(el, transparent, clip, false, rect);
     for (const st of this.flags.inherit ?? []) if (!states.includes(st)) states.push(st);
     if (inert) states.push('inert');
     if (states.length) node.states = [...(node.states ?? []), ...states];

@@ -1,0 +1,333 @@
+// Readings kept between snapshots of this document: what the walk (./walk.ts) wrote for an element's subtree, replayed
+// in a later walk instead of walked again while nothing that could change it has changed. What invalidates them, and
+// how, is described in docs/architecture.md ("Snapshot": "Warm snapshots"). When unsure, nothing is reused.
+import type { SnapNode } from '../../../shared/snapshot/index.js';
+import type { Builder } from './builder.js';
+import type { Clip } from './geometry.js';
+import { computeRole } from './cache.js';
+import { moved } from './changes.js';
+
+/** One thing the walk did or read, in walk order (one log per walker; a memo is a slice of it). */
+export type Entry =
+  /** Builder operations: text into the current run, a run break, a finished node. */
+  | { t: 'text'; b: Builder; d: string }
+  | { t: 'break'; b: Builder }
+  | { t: 'push'; b: Builder; n: SnapNode }
+  /** A box read in viewport coordinates (an overflow check). */
+  | { t: 'rect'; el: Element; r: DOMRect }
+  /** The usability states found for a control (./geometry.ts), with what they were computed from. */
+  | { t: 'use'; el: Element; transparent: boolean; clip: Clip | undefined; labels: boolean; states: string }
+  /** A handle issued. */
+  | { t: 'handle'; el: Element; h: string }
+  ;
+
+/**
+ * Elements outside a subtree that its readings depended on (a label by `for`, an element an IDREF names), or null for
+ * a reference that named nothing (an element that comes to have that id would change the reading). One list per walker.
+ */
+export type Deps = Array<Element | null>;
+
+/** What one element's subtree wrote, and what it depended on. */
+export interface Memo {
+  /** The change sequence number when the recording began: changes after it may invalidate the memo. */
+  seq: number;
+  /** The document's still-generation (./changes.ts) at the start, or undefined while things moved. */
+  generation: number | undefined;
+  /** The walk's context and the walker's settings the readings were taken under. */
+  key: string;
+  walker: string;
+  /** The builder the element wrote into, and the slice [start, end) of the walk's log holding what it did. */
+  out: Builder;
+  tape: Tape;
+  start: number;
+  end: number;
+  visited: number;
+  nodes: number;
+  chars: number;
+  /** The slice [depStart, depEnd) of the walk's dependencies this memo has. */
+  depStart: number;
+  depEnd: number;
+}
+
+/** What one walk recorded: its log and its dependencies. Dropped (emptied) once newer walks have replaced it. */
+export interface Tape {
+  log: Entry[];
+  deps: Deps;
+  alive: boolean;
+}
+
+/** Walks whose records are kept; a memo of an older walk is void (its record is let go, bounding memory). */
+const MAX_TAPES = 4;
+const tapes: Tape[] = [];
+
+/** A new record for a walk; the oldest kept one is let go. */
+export function newTape(): Tape {
+  const t: Tape = { log: [], deps: [], alive: true };
+  tapes.push(t);
+  while (tapes.length > MAX_TAPES) {
+    const old = tapes.shift()!;
+    old.alive = false;
+    old.log = [];
+    old.deps = [];
+  }
+  return t;
+}
+
+/** Largest subtree (DOM nodes visited) kept as one memo: a larger one is walked, its parts replayed. */
+export const MAX_MEMO_VISITED = 2000;
+/** Changes kept between two looks; past this, nothing is reused (a page rewriting itself gains nothing from it). */
+const MAX_CHANGES = 500;
+/** Form controls whose state (a property, not an attribute) is compared at each look. */
+const MAX_CONTROLS = 20_000;
+
+const memos = new WeakMap<Element, Memo>();
+/** Roots of the subtrees that changed, in order; `changes[i]` has sequence number `base + i + 1`. */
+let changes: Node[] = [];
+let base = 0;
+/** Memos begun at or before this sequence number are void (everything was invalidated then). */
+let voidUpTo = 0;
+/** Sequence number of the last change to what IDREFs and `for` attributes can name (ids, labels). */
+let refsChangedAt = 0;
+let started = false;
+let observer: MutationObserver | undefined;
+let pending: MutationRecord[] = [];
+/** An event after which any style may differ (hover, focus, toggles, transitions): everything is void at the next look. */
+let eventDirty = false;
+let lastKey = '';
+let lastFocus: Element | null = null;
+let checkedInTask = false;
+/** The page's style sheets match elements by their descendants (`:has()`): any change may restyle anything. */
+let hasSelector = false;
+/** The page's style sheets style by form state: a control's new value may restyle its ancestors' other content. */
+let formSelector = false;
+let customStates = false;
+const controls = new Map<Element, string>();
+const shadowRoots: Array<WeakRef<ShadowRoot>> = [];
+const observedRoots = new WeakSet<Node>();
+
+const OPTIONS: MutationObserverInit = { subtree: true, childList: true, attributes: true, characterData: true };
+/** Events after which styles may differ with no DOM mutation (user-action pseudo-classes, transitions, `:target`). */
+const STYLE_EVENTS = [
+  'pointerover', 'pointerout', 'pointerdown', 'pointerup', 'mouseover', 'mouseout', 'click', 'keydown', 'keyup', 'focusin', 'focusout',
+  'toggle', 'fullscreenchange', 'transitionrun', 'transitionend', 'transitioncancel', 'animationstart', 'animationend', 'animationcancel',
+  'resize', 'hashchange', 'popstate', 'dragstart', 'dragend', 'drop',
+];
+const ID_ATTRIBUTES = new Set(['id', 'for', 'name', 'list', 'form']);
+const FORM_PSEUDO = /:(?:valid|invalid|user-valid|user-invalid|placeholder-shown|indeterminate|default|in-range|out-of-range|autofill|blank|checked|required|optional)\b/;
+
+function dirty(): void {
+  eventDirty = true;
+}
+
+function seq(): number {
+  return base + changes.length;
+}
+
+/** Everything recorded so far is void. */
+function voidAll(): void {
+  moved();
+  voidUpTo = seq() + 1;
+  base = voidUpTo;
+  changes = [];
+}
+
+function observe(root: Document | ShadowRoot): void {
+  if (observedRoots.has(root)) return;
+  observedRoots.add(root);
+  observer!.observe(root, OPTIONS);
+}
+
+function start(): void {
+  if (started) return;
+  started = true;
+  observer = new MutationObserver((records) => {
+    if (pending.length > MAX_CHANGES) return;
+    for (const r of records) pending.push(r);
+  });
+  observe(document);
+  for (const type of STYLE_EVENTS) addEventListener(type, dirty, { capture: true, passive: true });
+  visualViewport?.addEventListener('resize', dirty, { passive: true });
+  matchMedia('(prefers-color-scheme: dark)').addEventListener('change', dirty);
+  document.fonts?.addEventListener?.('loadingdone', dirty);
+}
+
+/** Watches a shadow root the walk entered (a document's observer does not see into it), and its style sheets. */
+export function watchShadow(root: ShadowRoot): void {
+  start();
+  if (observedRoots.has(root)) return;
+  observe(root);
+  shadowRoots.push(new WeakRef(root));
+}
+
+/** The nearest composed ancestor (crossing from a shadow root to its host). */
+function up(n: Node): Node | null {
+  return n.parentNode ?? (n as ShadowRoot).host ?? null;
+}
+
+/** Whether `inner` is `outer` or inside it, across shadow roots. */
+function within(outer: Node, inner: Node): boolean {
+  for (let n: Node | null = inner; n; n = up(n)) if (n === outer) return true;
+  return false;
+}
+
+const ITEM_ROLES = new Set(['row', 'listitem', 'treeitem', 'article']);
+
+/**
+ * The root of what a change at `n` may alter: its parent (sibling selectors, `:nth-child`, `:empty`), widened to the
+ * list item or row it is in (a handle is bound to its row's key, ../fingerprint.ts).
+ */
+function widen(n: Node): Node {
+  return widenAt(up(n) ?? n);
+}
+
+/** `root` widened to the list item or row it is in. */
+function widenAt(root: Node): Node {
+  let k = 0;
+  for (let p: Node | null = root; p && k < 10; p = up(p), k++) {
+    if (p.nodeType === Node.ELEMENT_NODE && ITEM_ROLES.has(computeRole(p as Element) ?? '')) root = p;
+  }
+  return root;
+}
+
+function namesIds(n: Node): boolean {
+  if (n.nodeType !== Node.ELEMENT_NODE) return false;
+  const el = n as Element;
+  return el.hasAttribute('id') || el.localName === 'label' || el.querySelector('[id], label') !== null;
+}
+
+function takeRecords(): void {
+  for (const r of observer!.takeRecords()) pending.push(r);
+  if (pending.length > MAX_CHANGES || (hasSelector && pending.length)) {
+    pending = [];
+    voidAll();
+    return;
+  }
+  for (const r of pending) {
+    if (r.type === 'childList') {
+      changes.push(widenAt(r.target));
+      for (const list of [r.addedNodes, r.removedNodes]) for (const n of Array.from(list)) if (namesIds(n)) refsChangedAt = seq();
+    } else {
+      changes.push(widen(r.target));
+      if (r.type === 'attributes' && ID_ATTRIBUTES.has(r.attributeName ?? '')) refsChangedAt = seq();
+    }
+  }
+  pending = [];
+  if (changes.length > MAX_CHANGES) voidAll();
+}
+
+/** The text of every style sheet this document and its watched shadow roots use (sheets the page cannot read: their address). */
+function styleText(): string {
+  const parts: string[] = [];
+  const sheets = (list: Iterable<CSSStyleSheet>) => {
+    for (const s of list) {
+      parts.push(s.disabled ? '0' : '1', s.media.mediaText);
+      try {
+        for (const r of Array.from(s.cssRules)) parts.push(r.cssText);
+      } catch {
+        parts.push(`@${s.href ?? ''}`);
+      }
+    }
+  };
+  sheets(Array.from(document.styleSheets));
+  sheets(document.adoptedStyleSheets ?? []);
+  for (const ref of shadowRoots) {
+    const r = ref.deref();
+    if (!r) continue;
+    sheets(Array.from(r.styleSheets));
+    sheets(r.adoptedStyleSheets ?? []);
+  }
+  return parts.join('\n');
+}
+
+/** The state of a form control that lives in properties (value, checkedness, selectedness), as one string. */
+function controlState(el: Element): string {
+  if (el.localName === 'select') return Array.from((el as HTMLSelectElement).options, (o) => (o.selected ? '1' : '0')).join('');
+  const input = el as HTMLInputElement;
+  return `${input.value}\u0000${input.checked ? 1 : 0}${input.indeterminate ? 1 : 0}`;
+}
+
+/** Notes a form control the walk read, so a later change of its value or checkedness is noticed (compared at each look). */
+export function noteControl(el: Element): void {
+  if (controls.size < MAX_CONTROLS || controls.has(el)) controls.set(el, controlState(el));
+}
+
+/**
+ * Brings the record of changes up to date, once per task (a walk continued in the same task sees the same page).
+ * Returns whether readings may be reused in this walk at all: not while an animation runs (it changes style with no
+ * event), nor when `fresh` is asked.
+ */
+export function look(focused: Element | null): boolean {
+  start();
+  if (!checkedInTask) {
+    checkedInTask = true;
+    queueMicrotask(() => (checkedInTask = false));
+    const css = styleText();
+    hasSelector = css.includes(':has(');
+    // Custom states (`:state()`) change with no mutation and no event.
+    customStates = css.includes(':state(') || css.includes(':--');
+    formSelector = FORM_PSEUDO.test(css);
+    const key = [innerWidth, innerHeight, devicePixelRatio, document.designMode, location.href, document.baseURI, css].join('\u0001');
+    takeRecords();
+    if (eventDirty || key !== lastKey || focused !== lastFocus || controls.size >= MAX_CONTROLS) voidAll();
+    eventDirty = false;
+    lastKey = key;
+    lastFocus = focused;
+    for (const [el, state] of controls) {
+      if (!el.isConnected) {
+        controls.delete(el);
+        continue;
+      }
+      const now = controlState(el);
+      if (now === state) continue;
+      controls.set(el, now);
+      moved();
+      if (formSelector) voidAll();
+      else changes.push(widen(el));
+    }
+    if (changes.length > MAX_CHANGES) voidAll();
+  }
+  return !customStates && !(document.getAnimations?.().some((a) => a.playState === 'running') ?? false);
+}
+
+/** The current change sequence number (a memo begun now is invalidated by changes after it). */
+export function currentSeq(): number {
+  return seq();
+}
+
+export function store(el: Element, memo: Memo): void {
+  memos.set(el, memo);
+}
+
+/**
+ * The memo of `el` taken under the same context and settings, when no change since it began can have touched the
+ * element's subtree or what its readings depended on. Geometry is checked by the caller (it moves without changes).
+ */
+export function recall(el: Element, key: string, walker: string): Memo | undefined {
+  const m = memos.get(el);
+  if (!m || m.key !== key || m.walker !== walker) return undefined;
+  if (!m.tape.alive) {
+    memos.delete(el);
+    return undefined;
+  }
+  const refs = m.depEnd > m.depStart;
+  if (m.seq < voidUpTo || (refs && refsChangedAt > m.seq)) {
+    memos.delete(el);
+    return undefined;
+  }
+  const from = m.seq - base;
+  if (from < changes.length) {
+    for (let i = Math.max(from, 0); i < changes.length; i++) {
+      const c = changes[i]!;
+      let hit = within(c, el) || within(el, c);
+      for (let j = m.depStart; j < m.depEnd && !hit; j++) {
+        const d = m.tape.deps[j];
+        if (d) hit = within(c, d) || within(d, c);
+      }
+      if (hit) {
+        memos.delete(el);
+        return undefined;
+      }
+    }
+  }
+  return m;
+}

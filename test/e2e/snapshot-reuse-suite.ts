@@ -1,0 +1,223 @@
+// The randomized reuse test (docs/architecture.md, "Warm snapshots"): a page over real HTTP in a shared tab is changed
+// step by step from a seed — inserts, removals, attributes, classes, inline styles, text, form values and checkedness,
+// scrolling, shadow roots, frames, style sheet rules, focus — and after each step the warm snapshot (reusing what
+// earlier walks read) must equal a snapshot read afresh, through the real chain in one browser per file. The fresh one
+// is asked for through the extension's private diagnostic switch (`freshWalks` in its local storage), which only the
+// extension's own pages can set. ORIEL_REUSE_SEED=<n> replays a run; ORIEL_REUSE_STEPS=<n> sets its length.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'puppeteer-core';
+import type { BrowserKind } from './harness.js';
+import { body, snapshotSession, type SnapSession } from './snapshot-setup.js';
+
+const STEPS = Number(process.env.ORIEL_REUSE_STEPS) || 250;
+
+/** A small seeded generator (mulberry32): the same seed gives the same run of steps. */
+function generator(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** What one step does, decided test-side from the seed and applied in the page (all of it plain DOM/CSSOM calls). */
+type Step = { op: string; a: number; b: number; c: number };
+
+const OPS = ['insert', 'remove', 'attribute', 'class', 'style', 'text', 'value', 'checked', 'select', 'scroll', 'shadow', 'frame', 'sheet', 'focus'];
+
+/** Applies a step in the page; resolves once what it started has settled (a frame has loaded). */
+async function apply(page: Page, step: Step, frameUrl: string): Promise<void> {
+  await page.evaluate(
+    async (s: Step, frameUrl: string) => {
+      const root = document.getElementById('root')!;
+      const pick = <T,>(list: ArrayLike<T>, r: number): T | undefined => (list.length ? list[Math.floor(r * list.length)] : undefined);
+      const all = () => Array.from(root.querySelectorAll('*')).filter((e) => !e.closest('iframe'));
+      const shadows = () => Array.from(document.querySelectorAll('[data-shadow], #host')).map((h) => h.shadowRoot).filter((r): r is ShadowRoot => r !== null);
+      /** Elements of the light DOM and of the open shadow roots. */
+      const everywhere = () => [...all(), ...shadows().flatMap((r) => Array.from(r.querySelectorAll('*')))];
+      const n = Math.floor(s.c * 1000);
+      switch (s.op) {
+        case 'insert': {
+          const at = pick(everywhere().filter((e) => !['input', 'select', 'textarea', 'option', 'br', 'iframe', 'slot'].includes(e.localName)), s.a) ?? root;
+          const kinds = [
+            `<button type="button">New ${n}</button>`,
+            `<a href="/n${n}">Link ${n}</a>`,
+            `<p>Text ${n} <i>more</i></p>`,
+            `<li class="sib">Item ${n}</li>`,
+            `<label><input type="checkbox"> Box ${n}</label>`,
+            `<div class="pointer">Click ${n}</div>`,
+            `<label for="t${n}">Field ${n}</label><input id="t${n}" type="text" value="v${n}">`,
+            `<div class="flag">Flag ${n}</div>`,
+            `<span id="s2name">Renamed ${n}</span>`,
+          ];
+          const t = document.createElement('template');
+          t.innerHTML = pick(kinds, s.b)!;
+          const before = pick(Array.from(at.childNodes), s.c) ?? null;
+          at.insertBefore(t.content, before);
+          return;
+        }
+        case 'remove': {
+          const el = pick(everywhere().filter((e) => !['section', 'h2', 'iframe'].includes(e.localName) && e.id !== 'host' && e.id !== 'scroller'), s.a);
+          el?.remove();
+          return;
+        }
+        case 'attribute': {
+          const el = pick(everywhere(), s.a);
+          if (!el) return;
+          const attrs: Array<[string, string | null]> = [
+            ['aria-label', `Label ${n}`], ['aria-label', null], ['hidden', ''], ['hidden', null], ['aria-hidden', 'true'], ['aria-hidden', null],
+            ['title', `Title ${n}`], ['role', 'button'], ['role', null], ['tabindex', '0'], ['tabindex', null], ['disabled', ''], ['disabled', null],
+            ['aria-expanded', 'true'], ['id', 's2name'], ['id', `i${n}`], ['aria-labelledby', 's2name'], ['draggable', 'true'], ['inert', ''], ['inert', null],
+          ];
+          const [name, value] = pick(attrs, s.b)!;
+          if (value === null) el.removeAttribute(name);
+          else el.setAttribute(name, value);
+          return;
+        }
+        case 'class': {
+          const el = pick(everywhere(), s.a);
+          el?.classList.toggle(pick(['hide', 'ghost', 'pointer', 'clip', 'big', 'flag', 'mark', 'kid', 'sib'], s.b)!);
+          return;
+        }
+        case 'style': {
+          const el = pick(everywhere(), s.a) as HTMLElement | undefined;
+          if (!el) return;
+          const styles: Array<[string, string]> = [['display', 'none'], ['display', ''], ['opacity', '0'], ['opacity', ''], ['visibility', 'hidden'], ['visibility', ''], ['position', 'fixed'], ['position', ''], ['width', '0px'], ['width', ''], ['pointer-events', 'none'], ['pointer-events', '']];
+          const [p, v] = pick(styles, s.b)!;
+          el.style.setProperty(p, v);
+          return;
+        }
+        case 'text': {
+          const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+          const texts: Text[] = [];
+          for (let t = walker.nextNode(); t; t = walker.nextNode()) if ((t as Text).data.trim()) texts.push(t as Text);
+          const t = pick(texts, s.a);
+          if (t) t.data = `Changed ${n}`;
+          return;
+        }
+        case 'value': {
+          const el = pick(everywhere().filter((e): e is HTMLInputElement | HTMLTextAreaElement => (e.localName === 'input' && (e as HTMLInputElement).type === 'text') || e.localName === 'textarea'), s.a);
+          if (el) el.value = `typed ${n}`;
+          return;
+        }
+        case 'checked': {
+          const el = pick(everywhere().filter((e): e is HTMLInputElement => e.localName === 'input' && (e as HTMLInputElement).type === 'checkbox'), s.a);
+          if (el) el.checked = !el.checked;
+          return;
+        }
+        case 'select': {
+          const el = pick(everywhere().filter((e): e is HTMLSelectElement => e.localName === 'select'), s.a);
+          if (el) el.selectedIndex = Math.floor(s.b * el.options.length);
+          return;
+        }
+        case 'scroll': {
+          if (s.b < 0.5) window.scrollTo(0, Math.floor(s.a * document.documentElement.scrollHeight));
+          else document.getElementById('scroller')?.scrollTo(0, Math.floor(s.a * 300));
+          // Scrolling is applied before the next frame; the snapshot comes after it.
+          await new Promise((r) => requestAnimationFrame(() => r(undefined)));
+          return;
+        }
+        case 'shadow': {
+          const roots = shadows();
+          if (s.b < 0.4 || roots.length === 0) {
+            const host = document.createElement('div');
+            host.dataset.shadow = '1';
+            host.attachShadow({ mode: 'open' }).innerHTML = `<h3>Shadow ${n}</h3><button type="button">In shadow ${n}</button><slot></slot>`;
+            host.textContent = `Slotted ${n}`;
+            const at = pick(all().filter((e) => e.localName === 'section'), s.a) ?? root;
+            at.append(host);
+          } else {
+            const r = pick(roots, s.a)!;
+            const b = document.createElement('button');
+            b.type = 'button';
+            b.textContent = `Shadow added ${n}`;
+            if (s.c < 0.5) r.append(b);
+            else r.querySelector('button')?.remove();
+          }
+          return;
+        }
+        case 'frame': {
+          const frames = Array.from(document.querySelectorAll('iframe'));
+          if (s.b < 0.5 && frames.length) {
+            pick(frames, s.a)!.remove();
+            return;
+          }
+          const f = document.createElement('iframe');
+          f.title = `Frame ${n}`;
+          f.src = frameUrl;
+          const loaded = new Promise((r) => f.addEventListener('load', r, { once: true }));
+          document.getElementById('s4')!.append(f);
+          await loaded;
+          return;
+        }
+        case 'sheet': {
+          const sheet = (document.getElementById('sheet') as HTMLStyleElement).sheet!;
+          const rules: string[] = ['.box h2 { display: none; }', '.box li { visibility: hidden; }', 'button { opacity: 0; }', 'a { cursor: pointer; }', '#s3 { display: none; }'];
+          if (s.b < 0.5 && sheet.cssRules.length > 12) sheet.deleteRule(sheet.cssRules.length - 1);
+          else if (s.b < 0.8) sheet.insertRule(pick(rules, s.a)!, sheet.cssRules.length);
+          else {
+            const rule = sheet.cssRules[Math.floor(s.a * sheet.cssRules.length)] as CSSStyleRule | undefined;
+            // A rule's declaration changed in place: no DOM mutation at all.
+            rule?.style?.setProperty('display', rule.style.getPropertyValue('display') === 'none' ? '' : 'none');
+          }
+          return;
+        }
+        case 'focus': {
+          const el = pick(everywhere().filter((e) => (e as HTMLElement).tabIndex >= 0), s.a) as HTMLElement | undefined;
+          if (el) el.focus();
+          else (document.activeElement as HTMLElement | null)?.blur();
+          return;
+        }
+      }
+    },
+    step,
+    frameUrl,
+  );
+}
+
+/** Runs the randomized reuse-versus-fresh comparison in `kind`. */
+export function reuseSuite(kind: BrowserKind): void {
+  describe(`warm snapshots against fresh ones in ${kind}`, () => {
+    let s: SnapSession;
+    beforeAll(async () => {
+      s = await snapshotSession(kind);
+    });
+    afterAll(async () => {
+      await s?.close();
+    });
+
+    let options: Page | undefined;
+    /** Sets the extension's private switch for fresh walks from its options page (opened once, then left behind). */
+    async function freshWalks(on: boolean): Promise<void> {
+      options ??= await s.rig.options();
+      await options.evaluate((v) => chrome.storage.local.set({ freshWalks: v }), on);
+    }
+
+    it(`gives the same outline as a fresh walk after each of ${STEPS} random changes`, { timeout: 240_000 }, async () => {
+      const seed = Number(process.env.ORIEL_REUSE_SEED) || Math.floor(Math.random() * 2 ** 31);
+      const random = generator(seed);
+      await s.load('reuse.html');
+      // The options page opens once, then stays behind the shared tab: switching tabs at each step would blur the page,
+      // which voids every reading (focus styles) and would leave nothing to test.
+      await freshWalks(false);
+      await s.page.bringToFront();
+      const frameUrl = `${s.a}/frame-child.html`;
+      for (let i = 0; i < STEPS; i++) {
+        const step: Step = { op: OPS[Math.floor(random() * OPS.length)]!, a: random(), b: random(), c: random() };
+        await apply(s.page, step, frameUrl);
+        const warm = await s.snapshot({ max_chars: 200_000 });
+        await freshWalks(true);
+        const fresh = await s.snapshot({ max_chars: 200_000 });
+        await freshWalks(false);
+        if (body(warm) !== body(fresh)) {
+          // The seed and the step replay the failure (ORIEL_REUSE_SEED).
+          expect.soft(body(warm), `seed ${seed}, step ${i}: ${JSON.stringify(step)}`).toBe(body(fresh));
+          throw new Error(`warm and fresh outlines differ: ORIEL_REUSE_SEED=${seed}, step ${i} (${step.op})`);
+        }
+      }
+    });
+  });
+}
