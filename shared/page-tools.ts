@@ -39,21 +39,47 @@ export type PageTool = z.infer<typeof PageToolSchema>;
 /** Which side provides the page API: the browser's own (Chromium with WebMCP enabled) or Oriel's. */
 export const PageToolProviderSchema = z.enum(['browser', 'oriel']);
 
-/** A tool as the MAIN side describes it to the content script (shared/page-channel.ts WEBMCP_TOOLS); validated there. */
+/** Longest text of one field the MAIN side's description of a tool may carry, characters; longer is cut to it. */
+const MAIN_FIELD_CHARS = 100_000;
+/** A text field of a tool's description: cut to {@link MAIN_FIELD_CHARS}, so one long field costs nothing else. */
+const mainText = z.string().transform((s) => s.slice(0, MAIN_FIELD_CHARS));
+
+/**
+ * A tool as the MAIN side describes it to the content script (shared/page-channel.ts WEBMCP_TOOLS); validated there,
+ * one entry at a time: an entry that does not fit is skipped alone, never the whole list. An input schema over the
+ * bound is kept only as long as it takes to tell it is over (the tool is then listed without one, and cannot be called).
+ */
 export const MainToolSchema = z.object({
   name: z.string().max(1000),
-  title: z.string().max(100_000),
-  description: z.string().max(100_000),
-  inputSchema: z.string().max(PAGE_TOOL_LIMITS.schemaBytes * 4).optional(),
+  title: mainText,
+  description: mainText,
+  inputSchema: z
+    .string()
+    .transform((s) => s.slice(0, PAGE_TOOL_LIMITS.schemaBytes * 4 + 1))
+    .optional(),
   readOnly: z.boolean(),
   source: PageToolSourceSchema.default('document'),
 });
+export type MainTool = z.infer<typeof MainToolSchema>;
+/** The MAIN side's list: its entries are checked one by one with {@link MainToolSchema} (see {@link mainTools}). */
 export const MainToolsSchema = z.object({
   id: z.string().max(40),
-  tools: z.array(MainToolSchema).max(1000),
+  tools: z.array(z.unknown()).max(1000),
   /** The page's own `navigator.modelContext` object was first seen at this request: what it registered before is missing. */
   navigatorLate: z.boolean().optional(),
 });
+
+/** The entries of a MAIN-side list that fit {@link MainToolSchema}, and how many did not. */
+export function mainTools(entries: readonly unknown[]): { tools: MainTool[]; invalid: number } {
+  const tools: MainTool[] = [];
+  let invalid = 0;
+  for (const entry of entries) {
+    const parsed = MainToolSchema.safeParse(entry);
+    if (parsed.success) tools.push(parsed.data);
+    else invalid++;
+  }
+  return { tools, invalid };
+}
 
 /** The MAIN side's answer to one call. */
 export const MainResultSchema = z.union([

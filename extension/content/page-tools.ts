@@ -4,7 +4,7 @@
 // over the events of shared/page-channel.ts. Names, descriptions, schemas and results are page content: checked
 // against bounds here, never interpreted. Broker side: broker/mcp/tools/page-tools.ts.
 import { errorData, orielError, OrielError } from '../../shared/errors.js';
-import { MainResultSchema, MainToolsSchema, PAGE_TOOL_LIMITS, PageToolNameSchema, type PageTool, type PageToolSource } from '../../shared/page-tools.js';
+import { MainResultSchema, MainToolsSchema, mainTools, PAGE_TOOL_LIMITS, PageToolNameSchema, type PageTool, type PageToolSource } from '../../shared/page-tools.js';
 import { WEBMCP_CALL, WEBMCP_LIST, WEBMCP_RESULT, WEBMCP_TOOLS } from '../../shared/page-channel.js';
 import { jsonBytes } from '../../shared/bridge.js';
 import { currentRegistry } from './document.js';
@@ -101,7 +101,7 @@ async function describeNative(context: NativeModelContext): Promise<Described[]>
  * and could answer it too: a request answered more than once is refused, so the list is the MAIN-world API's or none.
  * @throws OrielError `page_error` when more than one answer came.
  */
-function describeMain(): { tools: Described[]; navigatorLate: boolean } {
+function describeMain(): { tools: Described[]; navigatorLate: boolean; invalid: number } {
   const id = requestId();
   const answers: unknown[] = [];
   const listener = (event: Event) => {
@@ -125,9 +125,11 @@ function describeMain(): { tools: Described[]; navigatorLate: boolean } {
       next: 'use snapshot and the page itself instead of its registered tools',
     });
   }
-  const answer = answers[0] as { tools?: Array<{ name: string; title: string; description: string; inputSchema?: string; readOnly: boolean; source: PageToolSource }>; navigatorLate?: boolean } | undefined;
-  const tools = (answer?.tools ?? []).map((t) => ({ name: t.name, title: t.title, description: t.description, schema: schemaText(t.inputSchema), readOnly: t.readOnly, source: t.source }));
-  return { tools, navigatorLate: answer?.navigatorLate === true };
+  const answer = answers[0] as { tools: unknown[]; navigatorLate?: boolean } | undefined;
+  // Entry by entry: one the page made too big or malformed is skipped alone (counted), the others are listed.
+  const { tools: entries, invalid } = mainTools(answer?.tools ?? []);
+  const tools = entries.map((t) => ({ name: t.name, title: t.title, description: t.description, schema: schemaText(t.inputSchema), readOnly: t.readOnly, source: t.source as PageToolSource }));
+  return { tools, navigatorLate: answer?.navigatorLate === true, invalid };
 }
 
 /**
@@ -135,12 +137,12 @@ function describeMain(): { tools: Described[]; navigatorLate: boolean } {
  * `navigator.modelContext`'s (always heard by Oriel's page script). A name on both is `document.modelContext`'s: the
  * first of a name wins here and in {@link bounded}.
  */
-async function describe(): Promise<{ provider: 'browser' | 'oriel'; tools: Described[]; navigatorLate: boolean }> {
+async function describe(): Promise<{ provider: 'browser' | 'oriel'; tools: Described[]; navigatorLate: boolean; invalid: number }> {
   const native = nativeContext();
   if (!native) return { provider: 'oriel', ...describeMain() };
   const own = await describeNative(native);
   const main = describeMain();
-  return { provider: 'browser', tools: [...own, ...main.tools.filter((t) => t.source === 'navigator')], navigatorLate: main.navigatorLate };
+  return { provider: 'browser', tools: [...own, ...main.tools.filter((t) => t.source === 'navigator')], navigatorLate: main.navigatorLate, invalid: main.invalid };
 }
 
 /** The listing agents see: usable names only, words cut to their bounds, schemas over the bound left out. */
@@ -239,10 +241,11 @@ function timedOut(name: string, signal: AbortSignal): OrielError {
 export const pageToolHandlers: ContentHandlers = {
   list_tab_operations: async () => {
     if (window !== window.top) throw orielError('unsupported', 'Page operations belong to the top document of the tab.');
-    const { provider, tools, navigatorLate } = await describe();
+    const { provider, tools, navigatorLate, invalid } = await describe();
     const notes = [provider === 'oriel' ? lateNote() : undefined, navigatorLate ? NAVIGATOR_LATE : undefined].filter(Boolean);
     const note = notes.join(' ');
-    return { document: currentRegistry().namespace, url: location.href, provider, ...bounded(tools), ...(note && { note }) };
+    const listed = bounded(tools);
+    return { document: currentRegistry().namespace, url: location.href, provider, ...listed, skipped: listed.skipped + invalid, ...(note && { note }) };
   },
 
   call_tab_operation: async (args, ctx) => {

@@ -156,5 +156,31 @@ for (const { kind, native } of VARIANTS) {
       expect(proto.structured.result).toBe('proto');
       expect(await page.evaluate(() => (window as unknown as { seen: string[] }).seen)).toEqual(['document', '__proto__']);
     });
+
+    it('one tool the page made too big does not hide the others: an oversized schema is listed without one, an overlong name skipped', async () => {
+      await load('defer.html');
+      await page.evaluate(() => {
+        const mc = (navigator as unknown as { modelContext: { registerTool(t: unknown): unknown } }).modelContext;
+        const properties: Record<string, unknown> = {};
+        for (let i = 0; i < 3000; i++) properties[`p${i}`] = { type: 'string', description: 'x'.repeat(20) };
+        const add = (t: Record<string, unknown>) => {
+          try {
+            mc.registerTool({ description: 'd', execute: () => 1, ...t });
+          } catch {
+            /* a registration the page API itself refuses is not what this test is about */
+          }
+        };
+        add({ name: 'ok_tool' });
+        add({ name: 'huge', inputSchema: { type: 'object', properties } });
+        add({ name: 'long_words', description: 'w'.repeat(150_000) });
+        add({ name: 'n'.repeat(2000) });
+      });
+      const listed = await list();
+      const byName = new Map(listed.operations.map((o) => [o.name, o]));
+      expect([...byName.keys()].sort()).toEqual(['huge', 'long_words', 'nav_add', 'nav_fail', 'ok_tool']);
+      expect(byName.get('huge')!.input_schema).toBeUndefined();
+      expect(byName.get('ok_tool')!.description).toBe('d');
+      expect(listed.skipped).toBeGreaterThanOrEqual(1);
+    });
   });
 }
