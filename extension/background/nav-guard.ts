@@ -5,6 +5,7 @@
 import { blockedBy, DENIED, guardRules, lingeringRules, type GuardRule } from '../consent/nav-rules.js';
 import { originOf } from '../consent/rules.js';
 import { loadGrants, loadRules } from './grants.js';
+import { returnFromBlock, topFrameUrl } from './blocked-return.js';
 
 /** A top-level navigation the guard stopped: where to, and whether the person always denies it (else: no grant). */
 export interface Blocked {
@@ -98,12 +99,20 @@ function unguard(tab: number, token: symbol): Promise<void> {
 
 /**
  * Narrows the guard of `tab` (if still the one `token` installed) to its always-deny blocks, and removes those after
- * `ms` unless a later call's guard replaced them meanwhile.
+ * `ms` unless a later call's guard replaced them meanwhile. A navigation they stop meanwhile (a page's delayed
+ * redirect, after the call has answered) takes the tab back to the page it showed when the call ended, as a stop during
+ * the call does (./blocked-return.ts): no call is there to say so, so the tab itself must not be left on an error page.
  */
 function linger(tab: number, token: symbol, ms: number): Promise<void> {
   return serially(async () => {
     const guard = guarded.get(tab);
     if (guard?.token !== token) return;
+    if (!guard.blocked) {
+      const before = await topFrameUrl(tab);
+      void guard.stopped.then((blocked) => {
+        if (guarded.get(tab)?.token === token) void returnFromBlock(tab, blocked.origin, before);
+      });
+    }
     const keep = lingeringRules(guard.rules);
     const drop = guard.rules.filter((r) => !keep.includes(r));
     await chrome.declarativeNetRequest.updateSessionRules({ removeRuleIds: drop.map((r) => r.id) }).catch(() => undefined);

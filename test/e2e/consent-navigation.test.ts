@@ -158,6 +158,10 @@ describe.each(BROWSERS)('navigation consent in %s', (kind) => {
     // click reports the stop itself. Either way the browser never sent the request.
     if (later.isError) expect(later.error?.details, later.text).toMatchObject({ reason: 'navigation_blocked', origin: D() });
     expect(await blocked).toBe(laterUrl);
+    // No call is left to report it, and the tab is not left on the browser's error page (Chromium shows one for a
+    // blocked load): it is back on the page it showed (Firefox never left it).
+    const title = () => page.evaluate(() => document.title).catch(() => undefined);
+    await until(async () => (page.url() === start && (await title()) === 'Links page') || undefined, 10_000, `the tab to show ${start} again`);
     // Enter in the form's field submits it: read before, refused.
     await show(start);
     const typed = await tool('type', { selector: 'input[name=q]', text: 'x', submit: true });
