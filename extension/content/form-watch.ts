@@ -6,7 +6,7 @@ import { isSecretField } from './redaction.js';
  * Listens (capturing, on the window) for `formdata`, which a form fires whenever its data set is built: on every
  * submission, `form.submit()` included, and for `new FormData(form)`
  * (https://html.spec.whatwg.org/multipage/form-control-infrastructure.html#constructing-the-form-data-set).
- * Runs in every page, shared or not: a tab shared after the submission still shows the URL.
+ * Runs wherever the content script does: shared tabs, and every tab on a shared tab's host (docs/redaction.md, "URLs").
  */
 export function watchSecretSubmissions(): void {
   addEventListener(

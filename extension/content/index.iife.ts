@@ -1,7 +1,8 @@
-// Content script entry (every frame, document_start): answers operations the background sends for this frame.
+// Content script entry (frames of shared tabs, document_start where the browser allows): answers operations the background sends for this frame.
 // Each call is validated once here: the envelope (shared/call.ts) and the op's arguments (shared/ops.ts).
 // Counterpart: extension/background/frames.ts (sendToFrame).
 import '../zod-jitless.js'; // first: zod must be jitless before any schema is built
+import './once.js'; // then: a second copy in this frame stops here, before it listens to anything
 import { ContentCallSchema, type ContentCall } from '../../shared/call.js';
 import { isOpName, OPS, parseOpArgs, type OpName } from '../../shared/ops.js';
 import type { ContentResponse } from '../../shared/protocol.js';

@@ -1,5 +1,5 @@
 // The built extensions declare nothing a page could see Oriel by (docs/architecture.md, "What a page can see"): no
-// page-world content script for every page (the background injects it into shared tabs), no web-accessible files.
+// content script for every page, of either world (the background puts both into shared tabs), no web-accessible files.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -9,11 +9,11 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 
 describe.each(['chrome', 'firefox'])('the %s build', (browser) => {
   const file = path.join(ROOT, 'dist', browser, 'manifest.json');
-  it.skipIf(!existsSync(file))('declares no page-world script and no web-accessible files; the page script it injects is built', () => {
-    const manifest = JSON.parse(readFileSync(file, 'utf8')) as { content_scripts: Array<{ world?: string; js: string[] }>; web_accessible_resources?: unknown };
+  it.skipIf(!existsSync(file))('declares no content script and no web-accessible files; the scripts it injects are built', () => {
+    const manifest = JSON.parse(readFileSync(file, 'utf8')) as { content_scripts?: unknown; web_accessible_resources?: unknown };
     expect(manifest.web_accessible_resources).toBeUndefined();
-    expect(manifest.content_scripts.map((c) => c.world ?? 'ISOLATED')).toEqual(['ISOLATED']);
-    expect(existsSync(path.join(ROOT, 'dist', browser, 'extension/main/index.iife.js'))).toBe(true);
+    expect(manifest.content_scripts).toBeUndefined();
+    for (const script of ['extension/main/index.iife.js', 'extension/main/gated.iife.js', 'extension/content/index.iife.js']) expect(existsSync(path.join(ROOT, 'dist', browser, script))).toBe(true);
   });
 });
 
