@@ -1,6 +1,6 @@
 // Puts Oriel's page-world script (extension/main/) into the documents of shared tabs, and registers the isolated-world
-// content script by host beside it (extension/background/inject.ts injects that one by tab) (docs/architecture.md,
-// "What a page can see"). The one place that decides page-world injection; other modules (a restarted background that shares
+// content script by host beside it (./inject.ts injects that one by tab; docs/architecture.md, "What a page can
+// see"). The one place that decides page-world injection; other modules (a restarted background that shares
 // its tabs again) call {@link injectPageHooks} or {@link syncPageHooks}. Two ways in, because browsers let an extension
 // run a script before a page's own only for documents picked by URL, never by tab:
 // - registered by host: while a tab is shared, documents of its top document's scheme and host (any port; a match
@@ -50,6 +50,8 @@ export async function injectPageHooks(tab: number, frameId?: number, url?: strin
 
 /** The patterns registered now (undefined: not known since this background started). */
 let registered: string[] | undefined;
+/** When the registration of {@link registered} took effect, ms since the epoch (0: before this background started). */
+let registeredAt = 0;
 /** Updates run one after another: each reads the shared tabs afresh. */
 let queue: Promise<void> = Promise.resolve();
 
@@ -77,11 +79,13 @@ async function applyRegistration(): Promise<void> {
   if (patterns.length === 0) return;
   // The content script first, so that it listens before the page script announces itself (extension/main/hello.ts).
   // `matchOriginAsFallback`: also about:blank, srcdoc and blob: frames of these hosts, as a frame of the page.
+  registeredAt = Infinity; // a document committing meanwhile may miss the registration
   await chrome.scripting.registerContentScripts([
     { id: CONTENT_REGISTRATION, js: [CONTENT_FILE], matches: patterns, runAt: 'document_start', allFrames: true, matchOriginAsFallback: true, persistAcrossSessions: false },
     { id: REGISTRATION, js: [GATED_SCRIPT], matches: patterns, runAt: 'document_start', allFrames: true, world: 'MAIN', persistAcrossSessions: false },
   ]);
   registered = patterns;
+  registeredAt = Date.now();
 }
 
 /** Removes both registrations (each on its own, so one missing does not keep the other). */
@@ -90,12 +94,13 @@ async function unregisterAll(): Promise<void> {
 }
 
 /**
- * Whether the document at `url` got the content script from the registration by host, before its own scripts. A URL
- * with no host pattern (about:blank, srcdoc, file:) is answered no: its frame is injected, and a second copy stops.
+ * Whether the document at `url`, committed at `committedAt` (ms since the epoch), got the content script from the
+ * registration by host, before its own scripts: its host was registered before it committed. Otherwise (about:blank,
+ * srcdoc, file:, a host registered since) its frame is injected; a second copy stops (extension/content/once.ts).
  */
-function contentRegistered(url: string | undefined): boolean {
+function contentRegistered(url: string | undefined, committedAt: number): boolean {
   const pattern = hostPattern(url);
-  return pattern !== undefined && registered?.includes(pattern) === true;
+  return pattern !== undefined && registered?.includes(pattern) === true && registeredAt <= committedAt;
 }
 
 /**
@@ -141,7 +146,7 @@ export function startPageHooks(): void {
       // A top document on another host: its host is registered for the documents that follow.
       if (details.frameId === 0) void syncPageHooks();
       // The content script first: it must listen when the page script announces itself.
-      if (!contentRegistered(details.url)) await injectContentScript(details.tabId, details.frameId);
+      if (!contentRegistered(details.url, details.timeStamp)) await injectContentScript(details.tabId, details.frameId);
       await injectPageHooks(details.tabId, details.frameId, details.url);
     });
   });
