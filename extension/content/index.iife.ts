@@ -12,17 +12,21 @@ import type { ContentContext, ContentHandler, ContentHandlers } from './handlers
 import { snapshotHandlers } from './snapshot/index.js';
 import { actionHandlers } from './actions/index.js';
 import { maskHandlers } from './masks.js';
-import { Redactor } from './redaction.js';
+import { isSecretField, Redactor } from './redaction.js';
 import { bridgeHandlers, startBridge } from './bridge.js';
 import { pageToolHandlers } from './page-tools.js';
 import { watchSecretSubmissions } from './form-watch.js';
-import { observeSecretFlips } from './secret-watch.js';
+import { flushSecretFlips, watchSecretFlips } from './secret-watch.js';
 import { holdLifeline } from './lifeline.js';
 import { watchPageHooks } from './page-hooks.js';
 
 watchPageHooks();
-watchSecretSubmissions();
-observeSecretFlips(document);
+// Taking over from the early watcher (./early.iife.ts) first: it stops listening as this script starts.
+watchSecretFlips();
+watchSecretSubmissions((el) => {
+  flushSecretFlips();
+  return isSecretField(el);
+});
 import { armDialogs, dialogsOp, disarmDialogs, unansweredDialogError } from './dialogs.js';
 
 const HANDLERS: ContentHandlers = {

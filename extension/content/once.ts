@@ -1,9 +1,7 @@
 // Keeps one live content script per document: the background may inject it into a frame that the registration by
 // host also reached (docs/architecture.md, "What a page can see"). Imported first by the entry, so a second copy stops
 // before it listens to anything. The mark lives in the isolated world, which pages cannot see.
-
-/** Key of the mark on the isolated world's global: a function telling whether the copy that set it is still alive. */
-export const CONTENT_MARK = Symbol.for('oriel.content');
+import { CONTENT_MARK, marks } from './marks.js';
 
 /** Whether this extension's runtime is reachable from here (false once the extension was reloaded or removed). */
 function alive(): boolean {
@@ -14,8 +12,7 @@ function alive(): boolean {
   }
 }
 
-const slot = globalThis as unknown as Record<symbol, (() => boolean) | undefined>;
-const earlier = slot[CONTENT_MARK];
+const earlier = marks[CONTENT_MARK];
 // A copy left behind by an earlier install of the extension cannot answer: the new one takes over.
 if (typeof earlier === 'function' && earlier()) throw new Error('Oriel: this frame has a content script already');
-slot[CONTENT_MARK] = alive;
+marks[CONTENT_MARK] = alive;
