@@ -3,10 +3,11 @@
 // loads per case). Per browser, in one run and interleaved, it loads test/fixtures/footprint/first-script.html, which
 // records when its first script ran (ms after the response started), in four cases:
 // - `plain`: the same browser without the extension;
-// - `unshared`: Oriel installed and sharing a tab on another host (what every unshared tab pays);
-// - `sharedHost`: an unshared tab on the host of a shared tab, which loads the content script registered by host
+// - `early`: Oriel installed and sharing a tab on another host: only the early watcher runs (what every unshared
+//   tab pays);
+// - `full`: an unshared tab on the host of a shared tab, which also loads the content script registered by host
 //   before the page's scripts, as every tab did when the manifest declared it;
-// - `shared`: the shared tab itself (content script and page script).
+// - `shared`: the shared tab itself (early watcher, content script and page script).
 // Writes bench/results/first-script.json. A measurement, not a test: the numbers move with the machine's load.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -16,7 +17,7 @@ import { BROWSERS, FIXTURES, ROOT, launchRig, serveFixtures, type BrowserKind } 
 import { summary, type Summary } from './stats.js';
 
 const LOADS = Number(process.env.ORIEL_BENCH_LOADS ?? 15);
-const CASES = ['plain', 'unshared', 'sharedHost', 'shared'] as const;
+const CASES = ['plain', 'early', 'full', 'shared'] as const;
 type Case = (typeof CASES)[number];
 
 /** The browser without any extension, launched as the harness launches it. */
@@ -42,9 +43,9 @@ async function measure(kind: BrowserKind): Promise<Record<Case, Summary>> {
     const same = `${site.url}/first-script.html`;
     const sharedPage = await rig.open(`${same}?shared`);
     await rig.share('first-script.html?shared');
-    const pages: Record<Case, Page> = { plain: await plain.newPage(), unshared: await rig.open('about:blank'), sharedHost: await rig.open('about:blank'), shared: sharedPage };
-    const urls: Record<Case, string> = { plain: other, unshared: other, sharedHost: same, shared: `${same}?shared` };
-    const times: Record<Case, number[]> = { plain: [], unshared: [], sharedHost: [], shared: [] };
+    const pages: Record<Case, Page> = { plain: await plain.newPage(), early: await rig.open('about:blank'), full: await rig.open('about:blank'), shared: sharedPage };
+    const urls: Record<Case, string> = { plain: other, early: other, full: same, shared: `${same}?shared` };
+    const times: Record<Case, number[]> = { plain: [], early: [], full: [], shared: [] };
     for (let i = -2; i < LOADS; i++) {
       for (const c of CASES) {
         await pages[c].bringToFront();

@@ -28,21 +28,23 @@ async function probeIn(page: Page, options: { alert?: boolean; extensionBase?: s
 }
 
 /**
- * Whether Oriel's content script runs in each frame of the tab whose URL contains `urlPart`, in frame order: asked
- * from an extension page with `scripting.executeScript`, whose function runs in the isolated world the content script
- * would share and only reads the mark it leaves there (extension/content/once.ts); it loads no script of Oriel's.
+ * Whether Oriel's content script (`oriel.content`) or its early watcher (`oriel.early`) runs in each frame of the tab
+ * whose URL contains `urlPart`, in frame order: asked from an extension page with `scripting.executeScript`, whose
+ * function runs in the isolated world those scripts share and only reads the mark they leave there
+ * (extension/content/marks.ts); it loads no script of Oriel's.
  */
-async function contentScriptIn(rig: Rig, urlPart: string): Promise<boolean[]> {
+async function contentScriptIn(rig: Rig, urlPart: string, mark: 'oriel.content' | 'oriel.early' = 'oriel.content'): Promise<boolean[]> {
   const popup = await rig.extensionPage('popup');
-  return popup.evaluate(async (part) => {
+  return popup.evaluate(async (part, key) => {
     const tab = (await chrome.tabs.query({})).find((t) => t.url?.includes(part));
     if (tab?.id === undefined) throw new Error(`no tab shows ${part}`);
     const results = await chrome.scripting.executeScript({
       target: { tabId: tab.id, allFrames: true },
-      func: () => typeof (globalThis as unknown as Record<symbol, unknown>)[Symbol.for('oriel.content')] === 'function',
+      func: (k: string) => ['function', 'object'].includes(typeof (globalThis as unknown as Record<symbol, unknown>)[Symbol.for(k)]),
+      args: [key],
     });
     return results.sort((a, b) => a.frameId - b.frameId).map((r) => r.result === true);
-  }, urlPart);
+  }, urlPart, mark);
 }
 
 /** The keys whose values differ between two probes (nested objects flattened with dots). */
@@ -96,8 +98,12 @@ describe.each(BROWSERS)('what a page can see of Oriel in %s', (kind) => {
       const seen = await probeIn(page, { alert: true, extensionBase: rig.extensionBase });
       expect(differences(seen, baseline), url).toEqual([]);
       expect(seen).toEqual(baseline);
-      // On another host, no frame runs Oriel's content script (on the shared tab's host, every tab loads it).
-      if (url === unsharedUrl()) expect(await contentScriptIn(rig, url)).toEqual([false, false]);
+      // On another host, no frame runs Oriel's content script (on the shared tab's host, every tab loads it); every
+      // frame runs the early watcher, which the probe did not see either.
+      if (url === unsharedUrl()) {
+        expect(await contentScriptIn(rig, url)).toEqual([false, false]);
+        expect(await contentScriptIn(rig, url, 'oriel.early')).toEqual([true, true]);
+      }
       await page.close();
     }
     // The shared tab's frames do run it.
