@@ -84,7 +84,7 @@ onSharingChanged(() => void sendTabs());
 // Page → hub: bridge messages from the content script of a tab's top frame, checked and bounded there.
 chrome.runtime.onMessage.addListener(onContentPush);
 chrome.runtime.onMessage.addListener((message: unknown, sender) => {
-  // A content script (any tab, shared or not) reports the secret fields a form is submitting.
+  // The early watcher or the content script (any tab, shared or not) reports the secret fields a form is submitting.
   if (sender.id !== chrome.runtime.id || sender.tab?.id === undefined) return false;
   const parsed = SecretParamsMessageSchema.safeParse(message);
   if (parsed.success) void addSecretParams(sender.tab.id, parsed.data.orielSecretParams).catch(() => undefined);
