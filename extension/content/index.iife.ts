@@ -1,4 +1,5 @@
-// Content script entry (frames of shared tabs, document_start where the browser allows): answers operations the background sends for this frame.
+// Content script entry (frames of shared tabs, document_start where the browser allows): answers operations the
+// background sends for this frame.
 // Each call is validated once here: the envelope (shared/call.ts) and the op's arguments (shared/ops.ts).
 // Counterpart: extension/background/frames.ts (sendToFrame).
 import '../zod-jitless.js'; // first: zod must be jitless before any schema is built

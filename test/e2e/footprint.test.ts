@@ -110,7 +110,7 @@ describe.each(BROWSERS)('what a page can see of Oriel in %s', (kind) => {
     expect(await contentScriptIn(rig, 'probe.html?other')).toEqual([true, true]);
     // The probe does look: its answer is not empty.
     expect(Object.keys(baseline.natives).length).toBeGreaterThan(300);
-    expect(baseline.extensionFiles).toEqual({ 'manifest.json': 'refused', 'extension/main/index.iife.js': 'refused', 'extension/content/index.iife.js': 'refused', 'icons/oriel-16.png': 'refused' });
+    expect(baseline.extensionFiles).toEqual({ 'manifest.json': 'refused', 'extension/main/index.iife.js': 'refused', 'extension/content/index.iife.js': 'refused', 'extension/content/early.iife.js': 'refused', 'icons/oriel-16.png': 'refused' });
     await rig.share('probe.html?other', false);
   });
 
