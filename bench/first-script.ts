@@ -28,6 +28,16 @@ function launchPlain(kind: BrowserKind, dir: string): Promise<Browser> {
   return puppeteer.launch({ browser: 'firefox', protocol: 'webDriverBiDi', executablePath: '/usr/bin/firefox-esr', headless: true, userDataDir: dir });
 }
 
+/** A copy of `items` in random order (Fisher–Yates). */
+function shuffled<T>(items: readonly T[]): T[] {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
+
 /** Loads `url` in `page` and returns when its first script ran, ms after the response started. */
 async function firstScript(page: Page, url: string): Promise<number> {
   await page.goto(url, { waitUntil: 'load' });
@@ -47,7 +57,9 @@ async function measure(kind: BrowserKind): Promise<Record<Case, Summary>> {
     const urls: Record<Case, string> = { plain: other, early: other, full: same, shared: `${same}?shared` };
     const times: Record<Case, number[]> = { plain: [], early: [], full: [], shared: [] };
     for (let i = -2; i < LOADS; i++) {
-      for (const c of CASES) {
+      // A new order each round: whatever a load leaves running (the other browser's post-load work) must not always
+      // fall on the same next case.
+      for (const c of shuffled(CASES)) {
         await pages[c].bringToFront();
         const t = await firstScript(pages[c], `${urls[c]}${c === 'shared' ? '&' : '?'}load=${i}`);
         if (i >= 0) times[c].push(t); // two loads of each case warm up first
