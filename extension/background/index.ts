@@ -112,7 +112,8 @@ listenSide({
     },
   },
   // Content → background, mid-action: trusted input for a call the background offered it to (Chromium build only).
-  trusted_input: { run: answerTrustedInput, malformed: refusal, failed: (err) => refusal(err instanceof Error ? err.message.slice(0, 200) : 'failed') },
+  // Chromium only: the Firefox build must not carry the debugger code behind it (the condition is a build constant).
+  trusted_input: { run: CHROMIUM_BUILD ? answerTrustedInput : () => refusal('this browser has no trusted input'), malformed: refusal, failed: (err) => refusal(err instanceof Error ? err.message.slice(0, 200) : 'failed') },
   page_request: { run: answerPage, failed: (err) => ({ ok: false, error: err instanceof Error ? err.message : String(err) }) },
 });
 

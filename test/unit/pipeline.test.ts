@@ -22,7 +22,7 @@ const stubs = vi.hoisted(() => ({
   openLinkInNewTab: vi.fn(async (): Promise<string | undefined> => 'inst-99'),
 }));
 
-vi.mock('../../extension/background/sharing.js', () => ({ isShared: stubs.isShared }));
+vi.mock('../../extension/background/sharing.js', () => ({ isShared: stubs.isShared, onSharingChanged: () => undefined, sharedTabIds: async () => [] }));
 vi.mock('../../extension/background/frames.js', () => ({
   sendToFrame: stubs.sendToFrame,
   frameOfDocument: stubs.frameOfDocument,
@@ -41,12 +41,13 @@ vi.mock('../../extension/background/link-tabs.js', () => ({ openLinkInNewTab: st
 vi.mock('../../extension/background/nav-guard.js', () => ({
   guardTab: vi.fn(async () => ({ stopped: new Promise(() => undefined), blocked: () => undefined, release: async () => undefined })),
 }));
+vi.mock('../../extension/background/dialog-policy.js', () => ({ withDialogPolicy: vi.fn(async (_tab: number, args: unknown) => args) }));
 vi.mock('../../extension/background/pipeline/turns.js', () => ({ awaitTurn: vi.fn(async () => undefined) }));
 
 // What the stages touch of the browser itself: navigation events (no navigation happens here) and the tab's title.
 const listeners = { addListener: () => undefined, removeListener: () => undefined };
 vi.stubGlobal('chrome', {
-  webNavigation: { onCommitted: listeners, onBeforeNavigate: listeners, onErrorOccurred: listeners, onDOMContentLoaded: listeners },
+  webNavigation: { onCommitted: listeners, onBeforeNavigate: listeners, onErrorOccurred: listeners, onDOMContentLoaded: listeners, getFrame: async () => ({ url: 'https://a.example/', errorOccurred: false }) },
   tabs: { get: async () => ({ title: 'A page' }) },
 });
 
