@@ -484,6 +484,13 @@ export interface OpSpec {
   survives_disconnect?: true;
   /** It answers the JavaScript dialogs (alert, confirm, prompt) its action opens (extension/content/dialogs.ts). */
   arms_dialogs?: true;
+  /**
+   * Its result carries what it changed in the page since the caller's last view of the tab (`changes`:
+   * extension/background/action-changes.ts; docs/tools.md, "Results").
+   */
+  reports_changes?: true;
+  /** Its result is the caller's new view of the tab, the base the next action's `changes` are compared with. */
+  sets_view?: true;
   /** Its result may name a link it could not open in a new tab (`new_tab_url`): the background opens it. */
   opens_new_tab?: true;
   /** Its pointer and key input may go through the browser's trusted input, when the person turned it on (shared/trusted-input.ts). */
@@ -509,6 +516,7 @@ const ACTION_BUDGET = { default_ms: 5_000, max_ms: 65_000, slack_ms: 5_000 } as 
  */
 export const OPS = {
   snapshot: {
+    sets_view: true,
     args: SnapshotArgs,
     result: SnapshotResult,
     capability: 'read',
@@ -520,6 +528,7 @@ export const OPS = {
     reads_pdf: true,
   },
   click: {
+    reports_changes: true,
     args: ClickArgs,
     result: ClickResult,
     capability: 'act',
@@ -545,6 +554,7 @@ export const OPS = {
     survives_disconnect: true,
   },
   type: {
+    reports_changes: true,
     args: TypeArgs,
     result: TypeResult,
     capability: 'act',
@@ -557,6 +567,7 @@ export const OPS = {
     arms_dialogs: true,
   },
   select_options: {
+    reports_changes: true,
     args: SelectOptionsArgs,
     result: SelectOptionsResult,
     capability: 'act',
@@ -567,6 +578,7 @@ export const OPS = {
     arms_dialogs: true,
   },
   press_key: {
+    reports_changes: true,
     args: PressKeyArgs,
     result: PressKeyResult,
     capability: 'act',
@@ -580,6 +592,7 @@ export const OPS = {
     arms_dialogs: true,
   },
   hover: {
+    reports_changes: true,
     args: HoverArgs,
     result: HoverResult,
     capability: 'act',
@@ -591,6 +604,7 @@ export const OPS = {
     arms_dialogs: true,
   },
   scroll: {
+    reports_changes: true,
     args: ScrollArgs,
     result: ScrollResult,
     capability: 'act',
@@ -601,6 +615,7 @@ export const OPS = {
     arms_dialogs: true,
   },
   drag: {
+    reports_changes: true,
     args: DragArgs,
     result: DragResult,
     capability: 'act',
@@ -611,6 +626,7 @@ export const OPS = {
     arms_dialogs: true,
   },
   upload: {
+    reports_changes: true,
     args: UploadArgs,
     result: UploadResult,
     capability: 'act',
@@ -621,6 +637,7 @@ export const OPS = {
     arms_dialogs: true,
   },
   wait_for: {
+    reports_changes: true,
     args: WaitForArgs,
     result: WaitForResult,
     capability: 'read',
@@ -668,6 +685,7 @@ export const OPS = {
     budget: { default_ms: 15_000, max_ms: 30_000, slack_ms: 0 },
   },
   send_message: {
+    reports_changes: true,
     args: SendMessageArgs,
     result: SendMessageResult,
     capability: 'act',
@@ -687,6 +705,7 @@ export const OPS = {
     budget: { default_ms: 10_000, max_ms: 30_000, slack_ms: 0 },
   },
   call_tab_operation: {
+    reports_changes: true,
     args: CallTabOperationArgs,
     result: CallTabOperationResult,
     capability: 'exec',

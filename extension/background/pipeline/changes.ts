@@ -1,30 +1,12 @@
 // After dispatch: what the caller has now seen of the tab, and what an action changed. A snapshot becomes the caller's
 // view of the tab; an action that can change the page gets `changes` in its result, compared with that view
 // (../action-changes.ts; docs/tools.md, "Results").
-import type { PublicOpName } from '../../../shared/ops.js';
+import { specOf } from '../../../shared/ops.js';
 import { disabledTools } from '../../settings.js';
 import { changesSinceSeen, noteShown } from '../action-changes.js';
 import { keptSnapshot } from '../snapshot.js';
 import type { SeenArgs } from '../snapshot-seen.js';
 import type { CallState } from './types.js';
-
-/**
- * Operations whose results carry the changes. `navigate` is not among them: it always shows a new document, and its
- * result says to take a snapshot; `evaluate` mostly reads, and its code is the agent's own.
- */
-const REPORTS_CHANGES: ReadonlySet<PublicOpName> = new Set<PublicOpName>([
-  'click',
-  'type',
-  'select_options',
-  'press_key',
-  'hover',
-  'scroll',
-  'drag',
-  'upload',
-  'send_message',
-  'call_tab_operation',
-  'wait_for',
-]);
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -33,17 +15,18 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 /** `value` of the dispatched call, with `changes` when the op reports them. Never fails a call that succeeded. */
 export async function afterDispatch(state: CallState, value: unknown): Promise<unknown> {
   const caller = state.call.client.id;
-  if (state.op === 'snapshot') {
+  if (specOf(state.op).sets_view) {
     const k = isRecord(value) && typeof value.snapshot === 'string' ? keptSnapshot(value.snapshot) : undefined;
     if (k && k.tab === state.tab) noteShown(k, caller, filtersOf(state.args));
     return value;
   }
   // The changes are outline lines: where the person switched snapshot off, actions do not show them either.
-  if (!REPORTS_CHANGES.has(state.op) || !isRecord(value) || disabledTools(state.settings).includes('snapshot')) return value;
+  if (!specOf(state.op).reports_changes || !isRecord(value) || disabledTools(state.settings).includes('snapshot')) return value;
   const changes = await changesSinceSeen(state.tab, caller, { navigating: value.navigation_started === true, deadline: state.clock.deadline, settings: state.settings });
   return changes ? { ...value, changes } : value;
 }
 
+/** The filters a view was read under (a snapshot's root, query, roles, interactive_only): the next diff reads the same. */
 function filtersOf(args: Record<string, unknown>): SeenArgs {
   const out: SeenArgs = {};
   if (typeof args.root === 'string') out.root = args.root;
