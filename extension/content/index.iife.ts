@@ -85,7 +85,7 @@ async function answer(message: unknown): Promise<ContentResponse> {
     },
   };
   // Acting calls answer the JavaScript dialogs they open (./dialogs.ts), as the op map says.
-  const dialogs = specOf(op).arms_dialogs ? armDialogs({ dialog: argOf(args.args, 'dialog'), dialog_text: argOf(args.args, 'dialog_text') }) : undefined;
+  const dialogs = specOf(op).arms_dialogs ? armDialogs({ dialog: argOf(args.args, 'dialog'), dialog_text: argOf(args.args, 'dialog_text'), dialog_policy: argOf(args.args, 'dialog_policy') }) : undefined;
   try {
     const value = await run(op, args.args, ctx);
     if (dialogs) {

@@ -153,7 +153,8 @@ describe.each(BROWSERS)('titles and URLs of ungranted origins in %s', (kind) => 
     await until(async () => (await mine())?.origin === B() || undefined, 20_000, 'the session to show the new origin');
     const read = tool('snapshot');
     await answerPrompt(rig, { capability: 'read', origin: B() }, 'allow_origin', page);
-    expect((await read).isError).toBe(false);
+    const r = await read;
+    expect(r.isError, r.text).toBe(false);
     const shown = await until(async () => {
       const s = await mine();
       return s?.title === INBOX_TITLE ? s : undefined;
