@@ -24,8 +24,8 @@ export async function topFrameUrl(tab: number): Promise<string | undefined> {
   return (await chrome.webNavigation.getFrame({ tabId: tab, frameId: 0 }).catch(() => null))?.url;
 }
 
-/** Resolves when the top frame of `tab` commits a document or fails to load one, or after `ms`. */
-function topFrameSettles(tab: number, ms: number): Promise<void> {
+/** Resolves when the top frame of `tab` commits a document or fails to load one, or after `ms` (ms). */
+export function topFrameSettles(tab: number, ms: number): Promise<void> {
   return new Promise<void>((resolve) => {
     const done = (d: { tabId: number; frameId: number }) => {
       if (d.tabId === tab && d.frameId === 0) finish();

@@ -2,7 +2,7 @@
 // (../nav-guard.ts), which stops top-level navigations to origins without an act grant before any request leaves, and
 // a call whose navigation was stopped fails saying so (docs/architecture.md, "Consent").
 import { OrielError, orielError } from '../../../shared/errors.js';
-import { returnFromBlock, topFrameUrl, type AfterBlock } from '../blocked-return.js';
+import { returnFromBlock, topFrameSettles, topFrameUrl, type AfterBlock } from '../blocked-return.js';
 import { answersBeforeCommit, argOf, specOf } from '../../../shared/ops.js';
 import { guardTab, type Blocked } from '../nav-guard.js';
 import type { CallState } from './types.js';
@@ -121,20 +121,3 @@ function watchTopFrame(tab: number) {
   };
 }
 
-/** Resolves when the top frame of `tab` commits a document or fails to load one, or after `ms`. */
-function topFrameSettles(tab: number, ms: number): Promise<void> {
-  return new Promise<void>((resolve) => {
-    const done = (d: { tabId: number; frameId: number }) => {
-      if (d.tabId === tab && d.frameId === 0) finish();
-    };
-    const timer = setTimeout(() => finish(), ms);
-    const finish = () => {
-      clearTimeout(timer);
-      chrome.webNavigation.onCommitted.removeListener(done);
-      chrome.webNavigation.onErrorOccurred.removeListener(done);
-      resolve();
-    };
-    chrome.webNavigation.onCommitted.addListener(done);
-    chrome.webNavigation.onErrorOccurred.addListener(done);
-  });
-}
