@@ -233,5 +233,7 @@ export const ControlStatusSchema = z.object({
   clients: z.number().int(),
   /** Permission prompts waiting for the person, in every connected browser. */
   prompts: z.array(PromptInfoSchema.extend({ browser: z.string() })).default([]),
+  /** Where the hub serves MCP over Streamable HTTP for `oriel serve --http`, absent while it does not. */
+  http: z.object({ url: z.string().max(200) }).optional(),
 });
 export type ControlStatus = z.infer<typeof ControlStatusSchema>;

@@ -2,7 +2,7 @@
 // broker/cli/main.ts calls registerSetupCommands; the logic lives in the neighbouring modules.
 import path from 'node:path';
 import { Argument, Option, type Command } from 'commander';
-import { runtimeDirIssue } from '../common/paths.js';
+import { runtimeDirIssue, type OrielDirs } from '../common/paths.js';
 import { BROWSER_NAMES, type BrowserName } from './browsers.js';
 import { ASK_IN_APP_NOTE, clientConfig, clientHttpConfig, hubLocationEnv, MCP_CLIENTS, type McpClient } from './client-config.js';
 import { httpToken, httpTokenPath } from '../common/http-token.js';
@@ -137,6 +137,15 @@ export function toolSetHint(tools: string | undefined): string[] {
   ];
 }
 
+/**
+ * The URL a running `oriel serve --http` serves (asked of the hub this environment's relays reach, which is never
+ * started for it), or undefined when no hub runs or it serves no HTTP. Waits at most 1,500 ms.
+ */
+async function servedHttpUrl(dirs: OrielDirs, env: NodeJS.ProcessEnv): Promise<string | undefined> {
+  const found = await findHub(dirs, env, 1_500);
+  return found.state === 'running' ? found.status.http?.url : undefined;
+}
+
 /** Adds `install`, `uninstall`, `doctor`, `status` and `config <client>` to the `oriel` program. */
 export function registerSetupCommands(program: Command, io: SetupIo = defaultIo): void {
   const browserOption = () => new Option('--browser <name...>', 'only these browsers').choices(BROWSER_NAMES);
@@ -256,10 +265,10 @@ export function registerSetupCommands(program: Command, io: SetupIo = defaultIo)
     .addArgument(new Argument('<client>', 'the MCP client').choices(MCP_CLIENTS))
     .option('--json', 'machine-readable output: {client, format, snippet, where}')
     .option('--http', 'the Streamable HTTP form, for `oriel serve --http` (includes the bearer token)')
-    .option('--port <port>', 'the port `oriel serve --http` uses', String(DEFAULT_HTTP_PORT))
+    .option('--port <port>', `the port \`oriel serve --http\` uses (default: where a running one serves, else ${DEFAULT_HTTP_PORT})`)
     .option('--tools <list>', `the tools \`oriel mcp\` serves: sets (${setNames().join(', ')}) and tool names, comma-separated`)
     .action(
-      guarded(io, async (client: McpClient, flags: { json?: boolean; http?: boolean; port: string; tools?: string }) => {
+      guarded(io, async (client: McpClient, flags: { json?: boolean; http?: boolean; port?: string; tools?: string }) => {
         const ctx = io.context();
         if (flags.tools !== undefined) {
           if (flags.http) {
@@ -276,12 +285,16 @@ export function registerSetupCommands(program: Command, io: SetupIo = defaultIo)
         let config = clientConfig(client, { nodePath: ctx.nodePath, cliPath: ctx.cliPath, os: ctx.os, env: hubLocationEnv(ctx.env), ...(flags.tools !== undefined && { tools: flags.tools }) });
         if (!flags.http) config = { ...config, where: [...config.where, ...toolSetHint(flags.tools)] };
         if (flags.http) {
-          const port = Number(flags.port);
-          if (!Number.isInteger(port) || port < 1 || port > 65_535) {
-            io.err(`--port must be a port number (1-65535), not ${JSON.stringify(flags.port)}\n`);
-            return 2;
-          }
-          const http = clientHttpConfig(client, { url: `http://127.0.0.1:${port}${MCP_PATH}`, token: httpToken(ctx.dirs), tokenPath: httpTokenPath(ctx.dirs), os: ctx.os });
+          let url: string;
+          if (flags.port !== undefined) {
+            const port = Number(flags.port);
+            if (!Number.isInteger(port) || port < 1 || port > 65_535) {
+              io.err(`--port must be a port number (1-65535), not ${JSON.stringify(flags.port)}\n`);
+              return 2;
+            }
+            url = `http://127.0.0.1:${port}${MCP_PATH}`;
+          } else url = (await servedHttpUrl(ctx.dirs, ctx.env)) ?? `http://127.0.0.1:${DEFAULT_HTTP_PORT}${MCP_PATH}`;
+          const http = clientHttpConfig(client, { url, token: httpToken(ctx.dirs), tokenPath: httpTokenPath(ctx.dirs), os: ctx.os });
           if (!http) {
             io.err(`${client} takes MCP servers it starts itself (stdio) in its configuration file: use \`oriel config ${client}\` without --http.\n`);
             return 2;

@@ -55,6 +55,7 @@ export function formatStatus(status: ControlStatus, now: Date = new Date()): str
     lines.push(`  ${s.id}  ${page}  (${escapeBare(s.browser)}${away})${held}`);
   }
   lines.push(`MCP clients: ${status.clients}`);
+  lines.push(status.http ? `MCP over HTTP: serving at ${escapeBare(status.http.url)} (oriel serve --http)` : 'MCP over HTTP: off');
   const prompts = status.prompts;
   lines.push(prompts.length === 0 ? 'Permission prompts: none waiting' : `Permission prompts: ${prompts.length} waiting (answer them in the Oriel toolbar popup)`);
   for (const p of prompts) {

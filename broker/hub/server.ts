@@ -199,6 +199,11 @@ class HttpSlot {
     private readonly startHttp: HttpStarter | undefined,
   ) {}
 
+  /** The URL served now (`http://127.0.0.1:<port>/mcp`), or undefined while nothing is served. */
+  get url(): string | undefined {
+    return this.running?.url;
+  }
+
   async start(owner: net.Socket, options: { host: string; port: number; token: string }): Promise<ControlServing> {
     if (!this.startHttp) return { t: 'refused', reason: 'this hub was started without the HTTP transport' };
     if (this.running) return { t: 'refused', reason: `the hub already serves MCP over HTTP at ${this.running.url}` };
@@ -249,7 +254,7 @@ function serveControl(hub: Hub, socket: net.Socket, initial: Uint8Array, http: H
         });
         continue;
       }
-      socket.write(encodeFrame(controlStatus(hub), INBOUND_MAX_BYTES));
+      socket.write(encodeFrame(controlStatus(hub, http.url), INBOUND_MAX_BYTES));
     }
   };
   if (initial.byteLength) onBytes(initial);
@@ -257,7 +262,7 @@ function serveControl(hub: Hub, socket: net.Socket, initial: Uint8Array, http: H
   socket.on('error', (err) => log.debug('control socket error', { message: err.message }));
 }
 
-function controlStatus(hub: Hub): ControlStatus {
+function controlStatus(hub: Hub, httpUrl: string | undefined): ControlStatus {
   return {
     t: 'status',
     pid: process.pid,
@@ -271,6 +276,7 @@ function controlStatus(hub: Hub): ControlStatus {
     }),
     clients: hub.clients.size,
     prompts: hub.promptList(),
+    ...(httpUrl !== undefined && { http: { url: httpUrl } }),
   };
 }
 

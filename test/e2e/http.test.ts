@@ -246,6 +246,12 @@ describe.each(BROWSERS.slice(0, 1))('MCP over HTTP (hub with %s)', (kind) => {
     const port = new URL(url).port;
     const out = JSON.parse(rig.cli(['config', 'cursor', '--http', '--port', port])) as { mcpServers: { oriel: { url: string; headers: Record<string, string> } } };
     expect(out.mcpServers.oriel).toEqual({ url, headers: { Authorization: `Bearer ${token}` } });
+    // Without --port, the URL is where the running `oriel serve --http --port 0` serves (a port the system chose),
+    // not the default port; `oriel status` says the same.
+    expect(port).not.toBe('47823');
+    const found = JSON.parse(rig.cli(['config', 'cursor', '--http'])) as { mcpServers: { oriel: { url: string } } };
+    expect(found.mcpServers.oriel.url).toBe(url);
+    expect((JSON.parse(rig.cli(['status', '--json'])) as { http?: { url: string } }).http).toEqual({ url });
     const codex = rig.cli(['config', 'codex', '--http', '--port', port]);
     expect(codex).toContain(`url = "${url}"`);
     expect(codex).not.toContain(token);

@@ -65,6 +65,7 @@ describe('oriel status', () => {
     expect(run.out).toContain('Sessions: 2');
     expect(run.out).toContain('abc0.2  "Tab 2"  https://shop.example/1  (abc0)');
     expect(run.out).toContain('MCP clients: 1');
+    expect(run.out).toContain('MCP over HTTP: off');
     expect(run.out).toContain('Permission prompts: none waiting');
   });
 
