@@ -27,6 +27,10 @@ fi
 PY_MCP_VERSION=2.3.0
 if ! .cache/py/bin/python -c "import importlib.metadata as m, sys; sys.exit(m.version('mcp') != '$PY_MCP_VERSION')" 2>/dev/null; then
   echo "oriel setup: installing the MCP Python SDK $PY_MCP_VERSION into .cache/py" >&2
-  python3 -m venv .cache/py >&2
-  .cache/py/bin/pip install --quiet --retries 1 "mcp==$PY_MCP_VERSION" >&2
+  # The demo does not need it: a failed install (no route to the package index) is said plainly, not fatal here;
+  # the Python client test then fails with the same cause.
+  if ! { python3 -m venv .cache/py >&2 && .cache/py/bin/pip install --quiet --retries 1 "mcp==$PY_MCP_VERSION" >&2; }; then
+    echo "oriel setup: WARNING: could not install the MCP Python SDK $PY_MCP_VERSION (see pip's message above)." >&2
+    echo "oriel setup: the demo does not need it; test/e2e/clients-python.test.ts fails until 'bash scripts/setup.sh' installs it." >&2
+  fi
 fi
