@@ -124,8 +124,18 @@ export const ClickResult = z.object({
 });
 export type ClickResult = z.infer<typeof ClickResult>;
 
+/**
+ * Control characters (C0, DEL) or a lone UTF-16 surrogate: text a URL parser silently strips or replaces with U+FFFD
+ * (https://url.spec.whatwg.org/#concept-basic-url-parser), so `navigate` would load another address than the one given.
+ */
+const MANGLED_URL = /[\u0000-\u001f\u007f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
 export const NavigateArgs = z.object({
-  url: z.string().max(8192).optional(),
+  url: z
+    .string()
+    .max(8192)
+    .refine((u) => !MANGLED_URL.test(u), 'the URL holds control characters or a lone surrogate; give the address as text a browser shows')
+    .optional(),
   action: z.enum(['back', 'forward', 'reload', 'close']).optional(),
   wait_until: z.enum(['load', 'domcontentloaded', 'none']).optional().meta({ default: 'load' }),
   timeout_ms: z.number().int().min(100).max(120_000).optional().meta({ default: 30_000 }),

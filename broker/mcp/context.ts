@@ -111,7 +111,10 @@ export function makeToolContext(hub: Hub, caller: Caller, signal: AbortSignal, t
       return hub.releaseLease(lease, caller);
     },
     async awaitMessages({ after, max, timeoutMs }) {
-      const session = hub.sessions.resolve(target.session);
+      // A lease quoted here is checked as for a page call: a lease that is not the caller's, or is for another tab,
+      // is refused rather than ignored; it names the session when none is given.
+      const named = target.session === undefined ? undefined : hub.sessions.resolve(target.session);
+      const session = target.lease === undefined ? (named ?? hub.sessions.resolve(undefined)) : hub.sessions.resolve(hub.scheduler.leases.check(target.lease, caller, named?.id).session);
       if (target.document !== undefined && session.info.document !== undefined && session.info.document !== target.document) {
         throw orielError('stale_document', `The tab now shows another document (doc=${session.info.document}, expected ${target.document}).`, { details: { document: session.info.document } });
       }

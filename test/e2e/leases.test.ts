@@ -92,6 +92,10 @@ describe.each(BROWSERS)('leases in %s', (kind) => {
     expect(foreign.error?.next).toMatch(/acquire_lease/);
     expect((await call(b, 'release_lease', { lease: id })).error?.code).toBe('lease_invalid');
     expect((await call(b, 'extract', { lease: 'lease_made_up', selector: '#count' })).error?.code).toBe('lease_invalid');
+    // Reading the bridge checks a quoted lease the same way (it once ignored it).
+    expect((await call(b, 'await_message', { lease: id, timeout_ms: 0 })).error?.code).toBe('lease_invalid');
+    expect((await call(b, 'await_message', { lease: 'lease_made_up', timeout_ms: 0 })).error?.code).toBe('lease_invalid');
+    expect((await call(a, 'await_message', { lease: id, timeout_ms: 0 })).isError).toBe(false);
     // A still holds it.
     expect(status().lease?.client).toBe('agent-a');
     expect((await call(a, 'release_lease', { lease: id })).isError).toBe(false);
