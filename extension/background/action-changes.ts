@@ -110,6 +110,11 @@ export async function changesSinceSeen(tab: number, caller: string, options: { n
     if (err instanceof LostPlace || (err instanceof OrielError && err.data.code === 'stale_document')) {
       return note('new_document', 'the tab went on to another document while it was read: take a snapshot');
     }
+    // The snapshot's root element is gone (the action removed or replaced it): its `detached` error speaks of a call
+    // that did nothing, which is not this one's story.
+    if (err instanceof OrielError && err.data.code === 'detached') {
+      return note('not_read', `the element the last snapshot was rooted at (${before.args.root ?? 'its root'}) is gone from the page: take a snapshot`);
+    }
     const why = err instanceof OrielError ? err.data.message : 'the page could not be read again';
     return note('not_read', `${why.replace(/\s+/g, ' ').slice(0, 300)} Take a snapshot.`);
   }

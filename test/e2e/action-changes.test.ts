@@ -103,6 +103,17 @@ describe.each(BROWSERS)('actions report what changed in %s', (kind) => {
     expect(changesOf(next)).toMatchObject({ since: snap.snapshot, reason: 'too_large' });
   });
 
+  it('gives a note when the element the last snapshot was rooted at is gone, without saying nothing was done', async () => {
+    const snap = await start();
+    const button = handleOf(snap.text, /button "Remove 1"/);
+    const rooted = await s.snapshot({ root: button });
+    const gone = await act('click', { handle: button });
+    expect(changesOf(gone)).toMatchObject({ since: rooted.snapshot, shown_as: 'note', reason: 'not_read' });
+    expect(changesText(gone)).toContain(`the element the last snapshot was rooted at (${button}) is gone from the page: take a snapshot`);
+    expect(gone.text).not.toMatch(/Nothing was done/);
+    expect(await s.page.$$eval('#rows li', (l) => l.length)).toBe(4);
+  });
+
   it('gives a note when the action navigates, and after it', async () => {
     const snap = await start();
     const clicked = await act('click', { handle: handleOf(snap.text, /link "Elsewhere"/) });
