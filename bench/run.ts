@@ -210,7 +210,8 @@ async function mainActLoop(facts: Record<string, string>): Promise<void> {
 async function mainAb(): Promise<void> {
   const baseline = process.env.ORIEL_BENCH_BASELINE;
   if (!baseline) throw new Error('ORIEL_BENCH_PART=ab needs ORIEL_BENCH_BASELINE=<a checkout of the baseline, built with npm run build>');
-  const after = buildAt(ROOT, 'after');
+  // ORIEL_BENCH_AFTER=<checkout> measures another build than this one as "after" (two older commits, say).
+  const after = buildAt(process.env.ORIEL_BENCH_AFTER ? path.resolve(process.env.ORIEL_BENCH_AFTER) : ROOT, 'after');
   const before = buildAt(path.resolve(baseline), 'before');
   const watchdog = setTimeout(() => {
     log(`stopping: over the ${DEADLINE_MS / 60_000} min deadline`);
@@ -220,7 +221,7 @@ async function mainAb(): Promise<void> {
     const cases = await runAb(after, before, AB_PLAN, log);
     const r = {
       date: new Date().toISOString(),
-      command: `${commandLine().replace('npm run bench', '')}ORIEL_BENCH_BASELINE=<checkout of ${before.commit.split(' ')[0]}> npm run bench`,
+      command: `${commandLine().replace('npm run bench', '')}${process.env.ORIEL_BENCH_AFTER ? `ORIEL_BENCH_AFTER=<checkout of ${after.commit.split(' ')[0]}> ` : ''}ORIEL_BENCH_BASELINE=<checkout of ${before.commit.split(' ')[0]}> npm run bench`,
       builds: [after, before],
       plan: AB_PLAN,
       machine: abMachine(),
