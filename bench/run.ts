@@ -32,11 +32,12 @@ import { round } from './stats.js';
 import { loadMarkdown, runLoad, type LoadPlan } from './load.js';
 import { measureToolLists, toolListMarkdown, writeToolListResults } from './toollist.js';
 import { loopMarkdown, measureActLoop, writeLoopResults } from './actloop.js';
+import { abMachine, abMarkdown, buildAt, runAb, writeAbResults, type AbPlan } from './ab.js';
 
 const QUICK = process.env.ORIEL_BENCH_QUICK === '1';
 /**
  * `load` runs only the load benchmark (bench/load.ts) and rewrites only its part of docs/BENCHMARKS.md; `tools` only
- * the tool-list sizes (bench/toollist.ts), likewise.
+ * the tool-list sizes (bench/toollist.ts), likewise; `ab` only the before/after comparison (bench/ab.ts).
  */
 const PART = process.env.ORIEL_BENCH_PART;
 const LOAD_PLAN: LoadPlan = QUICK
@@ -53,6 +54,10 @@ const LOOP_SIZES = [1_000, 10_000];
 const LOOP_RUNS = QUICK ? 2 : 5;
 /** Playwright MCP's click waits for the page to settle (about 0.6 s a call), so it gets fewer calls. */
 const PW_CALLS = QUICK ? { clickCalls: 10, typeCalls: 20 } : { clickCalls: 50, typeCalls: 200 };
+/** The before/after comparison: pages, rounds (each measures both builds once) and action calls per build. */
+const AB_PLAN: AbPlan = QUICK
+  ? { sizes: [1_000, 10_000], warmup: 1, runs: 5, runsLarge: 3, actionCalls: 20 }
+  : { sizes: [1_000, 10_000], warmup: 2, runs: 15, runsLarge: 9, actionCalls: 60 };
 /** The whole run is abandoned (and cleaned up) after this long. */
 const DEADLINE_MS = (QUICK ? 10 : PART === 'load' ? 20 : 45) * 60_000;
 
@@ -198,7 +203,49 @@ async function mainActLoop(facts: Record<string, string>): Promise<void> {
   }
 }
 
+/**
+ * Before and after (bench/ab.ts): this checkout's dist/ against the one in ORIEL_BENCH_BASELINE, in one run; writes
+ * bench/results/ab.json and its part of docs/BENCHMARKS.md (unless quick).
+ */
+async function mainAb(): Promise<void> {
+  const baseline = process.env.ORIEL_BENCH_BASELINE;
+  if (!baseline) throw new Error('ORIEL_BENCH_PART=ab needs ORIEL_BENCH_BASELINE=<a checkout of the baseline, built with npm run build>');
+  // ORIEL_BENCH_AFTER=<checkout> measures another build than this one as "after" (two older commits, say).
+  const after = buildAt(process.env.ORIEL_BENCH_AFTER ? path.resolve(process.env.ORIEL_BENCH_AFTER) : ROOT, 'after');
+  const before = buildAt(path.resolve(baseline), 'before');
+  const watchdog = setTimeout(() => {
+    log(`stopping: over the ${DEADLINE_MS / 60_000} min deadline`);
+    process.exit(1);
+  }, DEADLINE_MS);
+  try {
+    const cases = await runAb(after, before, AB_PLAN, log);
+    const r = {
+      date: new Date().toISOString(),
+      command: `${commandLine().replace('npm run bench', '')}${process.env.ORIEL_BENCH_AFTER ? `ORIEL_BENCH_AFTER=<checkout of ${after.commit.split(' ')[0]}> ` : ''}ORIEL_BENCH_BASELINE=<checkout of ${before.commit.split(' ')[0]}> npm run bench`,
+      builds: [after, before],
+      plan: AB_PLAN,
+      machine: abMachine(),
+      loadAtStart,
+      loadAtEnd: os.loadavg().map((l) => l.toFixed(2)).join(' '),
+      durationSeconds: Math.round((performance.now() - started) / 1000),
+      cases,
+    };
+    const text = abMarkdown(r);
+    process.stdout.write(text + '\n');
+    if (!QUICK || process.env.ORIEL_BENCH_WRITE_DOCS === '1') {
+      writeAbResults(r, text);
+      log('wrote bench/results/ab.json and the before/after section of docs/BENCHMARKS.md');
+    }
+  } finally {
+    clearTimeout(watchdog);
+  }
+}
+
 async function main(): Promise<void> {
+  if (PART === 'ab') {
+    await mainAb();
+    return;
+  }
   if (PART === 'tools') {
     await mainToolLists(versions());
     return;

@@ -3,7 +3,8 @@
 // server.ts; MCP connections in broker/mcp.
 import { errorData, OrielError } from '../../shared/errors.js';
 import type { BrowserEvent, BrowserInfo, BrowserToHub, HubToBrowser, PromptInfo, TabInfo } from '../../shared/protocol.js';
-import { OPS, survivesDisconnect, type PublicOpName } from '../../shared/ops.js';
+import { OPS, survivesDisconnect, type OpArgs, type PublicOpName } from '../../shared/ops.js';
+import { parsePageAnswer, type PageAnswer } from '../../shared/page-answer.js';
 import type { Caller } from '../../shared/call.js';
 import type { Logger } from '../common/log.js';
 import { RECONNECT_GRACE_MS, SessionTable, sessionId, type Session } from './sessions.js';
@@ -25,12 +26,12 @@ export interface BrowserLink {
 }
 
 /** One page call as a client asks it of the hub ({@link Hub.callPage}); the hub adds the session's tab and the id. */
-export interface PageRequest {
+export interface PageRequest<N extends PublicOpName = PublicOpName> {
   /** Session id; may be omitted when exactly one session exists. */
   session?: string;
-  op: PublicOpName;
+  op: N;
   /** The operation's own arguments, already validated against its schema. */
-  args: Record<string, unknown>;
+  args: OpArgs<N>;
   caller: Caller;
   /** The lease the call runs under (it names the session when `session` is omitted). */
   lease?: string;
@@ -338,16 +339,25 @@ export class Hub {
   }
 
   /**
-   * Runs one page operation in a session, after the session's earlier calls (in arrival order, one at a time).
+   * Runs one page operation in a session, after the session's earlier calls (in arrival order, one at a time), and
+   * answers the browser's answer checked against the op map (shared/page-answer.ts): the op's typed value, and what
+   * the background put beside it.
    * @throws OrielError: session errors, `browser_disconnected`, `timeout`, `cancelled`, `too_large`, `busy` (the
-   * session's queue is full), or the page's error.
+   * session's queue is full), the page's error, or `internal` when the answer does not fit the op's result schema.
    */
-  async callPage(request: PageRequest): Promise<unknown> {
+  async callPage<N extends PublicOpName>(request: PageRequest<N>): Promise<PageAnswer<N>> {
     const session = this.resolveSession(request);
     const { caller, lease, deadline, signal, op } = request;
-    return this.scheduler.run({ session: session.id, caller, deadline, label: op, ...(lease !== undefined && { lease }), ...(signal && { signal }) }, (slot) =>
+    const raw = await this.scheduler.run({ session: session.id, caller, deadline, label: op, ...(lease !== undefined && { lease }), ...(signal && { signal }) }, (slot) =>
       this.dispatch(session.id, request, slot),
     );
+    // The answer came from the browser over native messaging: an external boundary, checked once here.
+    const checked = parsePageAnswer(op, raw);
+    if (!checked.ok) {
+      this.log.warn('a page answer did not fit its op', { op, message: checked.message });
+      throw new OrielError(errorData('internal', checked.message));
+    }
+    return checked.answer;
   }
 
   /**
@@ -387,7 +397,7 @@ export class Hub {
     return this.sessions.resolve(request.session);
   }
 
-  private dispatch(sessionIdValue: string, request: PageRequest, slot: Slot): Promise<unknown> {
+  private dispatch<N extends PublicOpName>(sessionIdValue: string, request: PageRequest<N>, slot: Slot): Promise<unknown> {
     const { op } = request;
     const session: Session | undefined = this.sessions.get(sessionIdValue);
     if (!session) throw new OrielError(errorData('session_gone', `Session ${sessionIdValue} has ended.`));

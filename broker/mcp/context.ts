@@ -81,7 +81,7 @@ export function makeToolContext(hub: Hub, caller: Caller, signal: AbortSignal, t
       return readUploadFiles(hub.uploadFolder(session.instance), paths, { signal });
     },
     async callPage(op, args) {
-      const value = await hub.callPage({
+      const answer = await hub.callPage({
         ...common,
         op,
         args,
@@ -91,18 +91,16 @@ export function makeToolContext(hub: Hub, caller: Caller, signal: AbortSignal, t
         ...(target.onAsk && { onAsk: target.onAsk }),
       });
       // What the action changed (extension/background/action-changes.ts): the tool's answer shows it (./changes.ts).
-      const changes = (value as { changes?: unknown } | null)?.changes;
-      if (changes !== undefined) pageChanges.push(changes);
+      if (answer.changes !== undefined) pageChanges.push(answer.changes);
       // The background names the downloads the call started (extension/background/downloads.ts); the tool's answer shows them.
-      const ids = (value as { downloads?: unknown } | null)?.downloads;
-      if (Array.isArray(ids)) {
+      if (answer.downloads) {
         const instance = hub.sessions.resolve(target.session).instance;
-        for (const id of ids.slice(0, 20)) {
-          const record = typeof id === 'string' ? hub.downloads.get(`${instance}-d${id}`) : undefined;
+        for (const id of answer.downloads) {
+          const record = hub.downloads.get(`${instance}-d${id}`);
           if (record) startedDownloads.push(downloadView(record));
         }
       }
-      return value;
+      return answer.value;
     },
     acquireLease(options) {
       return hub.acquireLease({ ...common, deadline: deadline(budgetMs(LEASE_WAIT_BUDGET, { timeout_ms: options.timeoutMs })), ...(options.ttlMs !== undefined && { ttlMs: options.ttlMs }) });

@@ -1,13 +1,10 @@
 // The snapshot of a shared tab that shows a PDF (extension/background/pdf-tab.ts sends its bytes): the PDF's text per
 // page, numbered, within the snapshot's character budget, with a `pdf:<page>` cursor to go on. Used by tools/snapshot.ts.
-import { z } from 'zod';
+import type { PdfTabValue } from '../../shared/page-answer.js';
 import { orielError } from '../../shared/errors.js';
 import { quote } from '../../shared/snapshot/escape.js';
 import { pdfPages } from './pdf-text.js';
 
-/** What the background answers for a PDF tab: its URL and bytes in base64 (at most 5 MiB before encoding). */
-export const PdfTabValue = z.object({ pdf: z.object({ url: z.string().max(8192), data: z.string().max(7 * 1024 * 1024) }) });
-export type PdfTabValue = z.infer<typeof PdfTabValue>;
 
 /** Default character budget, as the outline's. */
 const DEFAULT_CHARS = 24_000;

@@ -41,8 +41,8 @@ function setPolicy(tab: number, policy: DialogPolicy): Promise<void> {
  * The arguments an acting call of `tab` runs with: a `dialog_policy` it gives becomes the tab's (and goes on to the
  * page as given); without one, the tab's standing answer is added, so the page answers as the tab was told.
  */
-export async function withDialogPolicy(tab: number, args: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const given = args.dialog_policy as DialogPolicy | undefined;
+export async function withDialogPolicy<A extends { dialog_policy?: DialogPolicy }>(tab: number, args: A): Promise<A> {
+  const given = args.dialog_policy;
   if (given !== undefined) {
     await setPolicy(tab, given);
     return args;

@@ -2,6 +2,7 @@
 // as the PDF's bytes, fetched again here with the person's cookies, which the broker turns into text per page
 // (broker/mcp/pdf-snapshot.ts). Which tabs show a PDF is learnt from their top document's Content-Type.
 import { orielError } from '../../shared/errors.js';
+import type { PdfTabValue } from '../../shared/page-answer.js';
 import { isGranted } from './pipeline/consent.js';
 
 /** Largest PDF a tab's snapshot reads, bytes (its base64 must fit the result frame to the hub). */
@@ -41,7 +42,7 @@ function base64(bytes: Uint8Array): string {
  * @throws OrielError `permission_denied` (no read grant on its origin), `too_large` (over {@link PDF_TAB_MAX_BYTES}),
  *   `navigation_failed` (the fetch failed or the server answered with an error).
  */
-export async function pdfOfTab(tab: number, signal: AbortSignal): Promise<{ pdf: { url: string; data: string } } | undefined> {
+export async function pdfOfTab(tab: number, signal: AbortSignal): Promise<PdfTabValue | undefined> {
   const url = pdfTabs.get(tab);
   if (!url) return undefined;
   const now = (await chrome.tabs.get(tab).catch(() => undefined))?.url;

@@ -4,11 +4,24 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Hub, type BrowserLink } from '../../broker/hub/hub.js';
 import type { HubToBrowser } from '../../shared/protocol.js';
 import { logger } from '../../broker/common/log.js';
+import { OrielError } from '../../shared/errors.js';
 import { MAX_QUEUE_DEPTH } from '../../broker/hub/scheduler.js';
 
 const quiet = { ...logger('test'), info: () => {}, warn: () => {}, debug: () => {} } as ReturnType<typeof logger>;
 const caller = { id: 'c1', name: 'test client' };
 const tab = { tab: 7, title: 'T', url: 'http://a.test/', origin: 'http://a.test', active: true };
+
+/** Answers that fit their op's result schema (shared/ops.ts): the hub checks every answer against it. */
+const clicked = { dispatched: true, trusted: false, navigation_started: false, dom_changed: true };
+const evaluated = (value: unknown) => ({ value, type: typeof value, truncated: false, via: 'scripting' });
+const snapshotOf = (text: string) => ({
+  snapshot: 'sabcd1',
+  document: 'doc1',
+  url: 'http://a.test/',
+  title: 'T',
+  text,
+  coverage: { visited: 1, shown: 1, omitted: 0, truncated: false, read_all: true },
+});
 
 function fakeBrowser(instance = 'inst01') {
   const sent: HubToBrowser[] = [];
@@ -27,8 +40,52 @@ describe('Hub calls', () => {
     // One envelope: the op's own arguments, and the call's facts beside them (who asks, what it needs, until when).
     expect(frame!.call).toMatchObject({ tab: 7, op: 'click', args: { handle: 'abcd.1' }, session: 'inst01-7', client: caller, capability: 'act' });
     expect(frame!.call.args).toEqual({ handle: 'abcd.1' });
-    hub.fromBrowser(b.link, { t: 'result', id: frame!.call.id, ok: true, value: { done: 1 } });
-    await expect(p).resolves.toEqual({ done: 1 });
+    hub.fromBrowser(b.link, { t: 'result', id: frame!.call.id, ok: true, value: clicked });
+    await expect(p).resolves.toEqual({ value: clicked });
+  });
+
+  it('splits what the background put beside the result (changes, downloads) from the typed value', async () => {
+    const hub = new Hub(quiet);
+    const b = fakeBrowser();
+    hub.attachBrowser(b.link, [tab]);
+    const p = hub.callPage({ op: 'click', args: { handle: 'abcd.1' }, caller, deadline: Date.now() + 5_000 });
+    await new Promise((r) => setTimeout(r, 0));
+    const changes = { text: 'changed', since: 's1' };
+    hub.fromBrowser(b.link, { t: 'result', id: b.calls()[0]!.call.id, ok: true, value: { ...clicked, changes, downloads: ['3'], unlisted: 1 } });
+    // The value is what the click result schema lists, nothing else; changes and downloads travel beside it.
+    await expect(p).resolves.toStrictEqual({ value: clicked, changes, downloads: ['3'] });
+  });
+
+  it('answers a malformed page answer with a structured internal error naming the op and the field, and goes on', async () => {
+    const hub = new Hub(quiet);
+    const b = fakeBrowser();
+    hub.attachBrowser(b.link, [tab]);
+    const bad = hub.callPage({ op: 'click', args: { handle: 'abcd.1' }, caller, deadline: Date.now() + 5_000 }).catch((e: unknown) => e);
+    const next = hub.callPage({ op: 'click', args: { handle: 'abcd.2' }, caller, deadline: Date.now() + 5_000 });
+    await new Promise((r) => setTimeout(r, 0));
+    hub.fromBrowser(b.link, { t: 'result', id: b.calls()[0]!.call.id, ok: true, value: { ...clicked, dispatched: 'yes' } });
+    const error = await bad;
+    expect(error).toBeInstanceOf(OrielError);
+    expect(error).toMatchObject({ data: { code: 'internal', message: expect.stringMatching(/answer to click does not fit its result schema \(dispatched\)/) } });
+    // The tab's queue moves on: the next call is sent and answered.
+    await new Promise((r) => setTimeout(r, 0));
+    hub.fromBrowser(b.link, { t: 'result', id: b.calls()[1]!.call.id, ok: true, value: clicked });
+    await expect(next).resolves.toEqual({ value: clicked });
+  });
+
+  it('reads a PDF tab\'s bytes as the answer of an op that reads PDF tabs, and only of one', async () => {
+    const hub = new Hub(quiet);
+    const b = fakeBrowser();
+    hub.attachBrowser(b.link, [tab]);
+    const pdf = { pdf: { url: 'http://a.test/doc.pdf', data: 'JVBERi0=' } };
+    const snap = hub.callPage({ op: 'snapshot', args: {}, caller, deadline: Date.now() + 5_000 });
+    const click = hub.callPage({ op: 'click', args: { handle: 'abcd.1' }, caller, deadline: Date.now() + 5_000 }).catch((e: unknown) => e);
+    await new Promise((r) => setTimeout(r, 0));
+    hub.fromBrowser(b.link, { t: 'result', id: b.calls()[0]!.call.id, ok: true, value: pdf });
+    await expect(snap).resolves.toEqual({ value: pdf });
+    await new Promise((r) => setTimeout(r, 0));
+    hub.fromBrowser(b.link, { t: 'result', id: b.calls()[1]!.call.id, ok: true, value: pdf });
+    await expect(click).resolves.toMatchObject({ data: { code: 'internal' } });
   });
 
   it('answers timeout at the deadline and sends the page a cancel', async () => {
@@ -75,7 +132,7 @@ describe('Hub calls', () => {
     // The same browser instance comes back; the tab now shows the new document.
     const again = fakeBrowser();
     hub.attachBrowser(again.link, [tab, { ...tab, tab: 8, url: 'http://a.test/next', document: 'newdoc1' }]);
-    await expect(nav).resolves.toMatchObject({ document: 'newdoc1', url: 'http://a.test/next' });
+    await expect(nav).resolves.toMatchObject({ value: { document: 'newdoc1', url: 'http://a.test/next' } });
     // Nothing was replayed on the new link.
     expect(again.calls()).toEqual([]);
     expect(hub.sessions.get('inst01-7')?.connected).toBe(true);
@@ -115,7 +172,7 @@ describe('Hub calls', () => {
     for (let i = 0; i < MAX_QUEUE_DEPTH; i++) {
       await new Promise((r) => setTimeout(r, 0));
       const frame = b.calls()[i]!;
-      hub.fromBrowser(b.link, { t: 'result', id: frame.call.id, ok: true, value: i });
+      hub.fromBrowser(b.link, { t: 'result', id: frame.call.id, ok: true, value: { ...clicked, handle: `abcd.${i}` } });
     }
     await expect(Promise.all(queued)).resolves.toHaveLength(MAX_QUEUE_DEPTH);
     expect(b.calls().map((c) => c.call.args.handle)).not.toContain('abcd.zz');
@@ -142,8 +199,9 @@ describe('Hub callers, leases and restarts', () => {
     await new Promise((r) => setTimeout(r, 0));
     const next = b.calls()[1]!;
     expect(next.call).toMatchObject({ op: 'extract', client: other });
-    hub.fromBrowser(b.link, { t: 'result', id: next.call.id, ok: true, value: 'v' });
-    await expect(waiting).resolves.toBe('v');
+    const extracted = { handle: 'abcd.1', value: 'v', truncated: false };
+    hub.fromBrowser(b.link, { t: 'result', id: next.call.id, ok: true, value: extracted });
+    await expect(waiting).resolves.toEqual({ value: extracted });
   });
 
   it('completes a surviving navigate on the document event of the restarted background, not on the old document', async () => {
@@ -160,7 +218,7 @@ describe('Hub callers, leases and restarts', () => {
     await new Promise((r) => setTimeout(r, 0));
     expect(settled).toBe(false);
     hub.fromBrowser(again.link, { t: 'event', event: { kind: 'document', tab: 7, document: 'newdoc2', url: 'http://a.test/next' } });
-    await expect(nav).resolves.toMatchObject({ document: 'newdoc2', url: 'http://a.test/next' });
+    await expect(nav).resolves.toMatchObject({ value: { document: 'newdoc2', url: 'http://a.test/next' } });
   });
 
   it('fails the ordinary calls of a connection that a restarted background replaced', async () => {
@@ -225,7 +283,7 @@ describe('Hub consent plumbing', () => {
     const b = fakeBrowser();
     hub.attachBrowser(b.link, [tab]);
     const other = { id: 'c2', name: 'other agent' };
-    const first = hub.callPage({ op: 'evaluate', args: {}, caller, deadline: Date.now() + 5_000 });
+    const first = hub.callPage({ op: 'evaluate', args: { expression: '1' }, caller, deadline: Date.now() + 5_000 });
     await vi.advanceTimersByTimeAsync(0);
     const asking = b.calls()[0]!.call.id;
     // Queued behind the first call: not sent while the first holds the tab.
@@ -243,16 +301,16 @@ describe('Hub consent plumbing', () => {
     hub.fromBrowser(b.link, { t: 'event', event: { kind: 'call_resumed', call: asking, deadline: Date.now() + 4_000 } });
     await vi.advanceTimersByTimeAsync(0);
     expect(b.sent.filter((m) => m.t === 'turn')).toHaveLength(0);
-    hub.fromBrowser(b.link, { t: 'result', id: running, ok: true, value: 'second' });
+    hub.fromBrowser(b.link, { t: 'result', id: running, ok: true, value: snapshotOf('second') });
     await vi.advanceTimersByTimeAsync(0);
     // The first call goes on ahead of the third, which arrived after it.
     expect(b.sent.filter((m) => m.t === 'turn')).toEqual([{ t: 'turn', id: asking }]);
     expect(b.calls()).toHaveLength(2);
-    hub.fromBrowser(b.link, { t: 'result', id: asking, ok: true, value: 'first' });
+    hub.fromBrowser(b.link, { t: 'result', id: asking, ok: true, value: evaluated('first') });
     await vi.advanceTimersByTimeAsync(0);
     expect(b.calls()).toHaveLength(3);
-    hub.fromBrowser(b.link, { t: 'result', id: b.calls()[2]!.call.id, ok: true, value: 'third' });
-    expect(await Promise.all([first, second, third])).toEqual(['first', 'second', 'third']);
+    hub.fromBrowser(b.link, { t: 'result', id: b.calls()[2]!.call.id, ok: true, value: snapshotOf('third') });
+    expect(await Promise.all([first, second, third])).toEqual([{ value: evaluated('first') }, { value: snapshotOf('second') }, { value: snapshotOf('third') }]);
   });
 
   it('lets one asking call per tab step aside at a time: a second asking call keeps the tab until its prompt ends', async () => {
@@ -260,7 +318,7 @@ describe('Hub consent plumbing', () => {
     const hub = new Hub(quiet);
     const b = fakeBrowser();
     hub.attachBrowser(b.link, [tab]);
-    const calls = [0, 1, 2].map(() => hub.callPage({ op: 'evaluate', args: {}, caller, deadline: Date.now() + 5_000 }).catch(() => undefined));
+    const calls = [0, 1, 2].map(() => hub.callPage({ op: 'evaluate', args: { expression: '1' }, caller, deadline: Date.now() + 5_000 }).catch(() => undefined));
     await vi.advanceTimersByTimeAsync(0);
     hub.fromBrowser(b.link, { t: 'event', event: { kind: 'call_suspended', call: b.calls()[0]!.call.id, until: Date.now() + 60_000 } });
     await vi.advanceTimersByTimeAsync(0);
@@ -269,10 +327,10 @@ describe('Hub consent plumbing', () => {
     hub.fromBrowser(b.link, { t: 'event', event: { kind: 'call_suspended', call: b.calls()[1]!.call.id, until: Date.now() + 60_000 } });
     await vi.advanceTimersByTimeAsync(0);
     expect(b.calls()).toHaveLength(2);
-    for (const c of b.calls()) hub.fromBrowser(b.link, { t: 'result', id: c.call.id, ok: true, value: 1 });
+    for (const c of b.calls()) hub.fromBrowser(b.link, { t: 'result', id: c.call.id, ok: true, value: evaluated(1) });
     await vi.advanceTimersByTimeAsync(0);
     expect(b.calls()).toHaveLength(3);
-    hub.fromBrowser(b.link, { t: 'result', id: b.calls()[2]!.call.id, ok: true, value: 1 });
+    hub.fromBrowser(b.link, { t: 'result', id: b.calls()[2]!.call.id, ok: true, value: evaluated(1) });
     await Promise.all(calls);
   });
 

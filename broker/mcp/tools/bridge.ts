@@ -2,7 +2,6 @@
 // labelled untrusted where a model reads them. Page side: extension/content/bridge.ts; buffer: broker/hub/bridge.ts.
 import { z } from 'zod';
 import { BRIDGE_LIMITS, MAX_AWAIT_MS, jsonBytes, type BridgeMessage } from '../../../shared/bridge.js';
-import { SendMessageResult } from '../../../shared/ops.js';
 import { orielError } from '../../../shared/errors.js';
 import { escapeBare, escapeJson } from '../../../shared/snapshot/escape.js';
 import { JSON_TYPES, type ToolDefinition } from './types.js';
@@ -33,7 +32,7 @@ export const sendMessage: ToolDefinition = defineTool({
   async handler(args, ctx) {
     const bytes = jsonBytes(JSON.stringify(args.data));
     if (bytes > BRIDGE_LIMITS.messageBytes) throw orielError('too_large', `The message is ${bytes} bytes as JSON; the bridge carries at most ${BRIDGE_LIMITS.messageBytes}.`, { next: 'send a smaller message' });
-    const value = SendMessageResult.parse(await ctx.callPage('send_message', { data: args.data }));
+    const value = await ctx.callPage('send_message', { data: args.data });
     return { structured: value, text: `Delivered to the page (doc=${value.document}).` };
   },
 });

@@ -1,5 +1,5 @@
 // click: one click on one element, with evidence of what happened. Page side: extension/content/actions/click.ts.
-import { ClickArgs, ClickResult } from '../../../shared/ops.js';
+import { ClickArgs } from '../../../shared/ops.js';
 import { escapeBare } from '../../../shared/snapshot/index.js';
 import type { ToolDefinition } from './types.js';
 import { defineTool, oneElement } from './define.js';
@@ -40,7 +40,7 @@ export const click: ToolDefinition = defineTool({
   acting: true,
   choose: [oneElement(() => snapshot)],
   async handler(args, ctx) {
-    const value = ClickResult.parse(await ctx.callPage('click', args));
+    const value = await ctx.callPage('click', args);
     const effects = [value.navigation_started && 'navigation started', value.dom_changed && 'page changed'].filter(Boolean).join(', ') || 'no visible change';
     // A person's click of this kind opens the link in a new tab; Oriel's synthetic events cannot, and say so.
     const newTab = value.new_tab_session

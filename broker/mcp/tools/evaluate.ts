@@ -1,6 +1,6 @@
 // evaluate: the escape hatch — one JavaScript expression in the page's main world (docs/tools.md). Needs the exec grant.
 // Page side: extension/background/ops/evaluate.ts.
-import { EvaluateArgs, EvaluateResult } from '../../../shared/ops.js';
+import { EvaluateArgs } from '../../../shared/ops.js';
 import { escapeJson } from '../../../shared/snapshot/escape.js';
 import type { ToolDefinition } from './types.js';
 import { defineTool } from './define.js';
@@ -21,7 +21,7 @@ export const evaluate: ToolDefinition = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   capability: 'exec',
   async handler(args, ctx) {
-    const value = EvaluateResult.parse(await ctx.callPage('evaluate', args));
+    const value = await ctx.callPage('evaluate', args);
     const json = value.value === undefined ? 'undefined' : escapeJson(JSON.stringify(value.value));
     return { structured: value, text: `${value.type}: ${json}${value.truncated ? ' [truncated]' : ''}` };
   },

@@ -1,7 +1,7 @@
 // type and select_options: filling fields as a person's keyboard and pickers do. Page side:
 // extension/content/actions/type.ts, select.ts.
-import { TypeArgs, TypeResult } from '../../../shared/ops.js';
-import { SelectOptionsArgs, SelectOptionsResult } from '../../../shared/input-ops.js';
+import { TypeArgs } from '../../../shared/ops.js';
+import { SelectOptionsArgs } from '../../../shared/input-ops.js';
 import { quote } from '../../../shared/snapshot/escape.js';
 import type { ToolDefinition } from './types.js';
 import { defineTool, oneElement } from './define.js';
@@ -24,7 +24,7 @@ export const type: ToolDefinition = defineTool({
   acting: true,
   choose: [oneElement(() => snapshot)],
   async handler(args, ctx) {
-    const value = TypeResult.parse(await ctx.callPage('type', args));
+    const value = await ctx.callPage('type', args);
     const shown = value.redacted ? 'a redacted value' : quote(value.value ?? '');
     const effects = [value.submitted && 'submitted', value.navigation_started && 'navigation started', value.dom_changed && 'page changed'].filter(Boolean).join(', ');
     const focus = value.focused ? ` Focus moved on to ${value.focused}.` : '';
@@ -50,7 +50,7 @@ export const selectOptions: ToolDefinition = defineTool({
   acting: true,
   choose: [oneElement(() => snapshot)],
   async handler(args, ctx) {
-    const value = SelectOptionsResult.parse(await ctx.callPage('select_options', args));
+    const value = await ctx.callPage('select_options', args);
     const shown = value.selected.length ? value.selected.map((s) => quote(s)).join(', ') : 'nothing';
     return { structured: value, text: `${value.handle} now has ${shown} selected.` };
   },

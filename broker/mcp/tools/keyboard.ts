@@ -1,5 +1,5 @@
 // press_key: one key or chord as a person's keyboard presses it. Page side: extension/content/actions/press.ts.
-import { PressKeyArgs, PressKeyResult } from '../../../shared/input-ops.js';
+import { PressKeyArgs } from '../../../shared/input-ops.js';
 import type { ToolDefinition } from './types.js';
 import { AT_MOST_ONE_ELEMENT, defineTool } from './define.js';
 import { click } from './click.js';
@@ -20,7 +20,7 @@ export const pressKey: ToolDefinition = defineTool({
   acting: true,
   choose: [AT_MOST_ONE_ELEMENT],
   async handler(args, ctx) {
-    const value = PressKeyResult.parse(await ctx.callPage('press_key', args));
+    const value = await ctx.callPage('press_key', args);
     const on = value.handle ? ` on ${value.handle}` : '';
     const what = value.prevented
       ? 'the page handled it'

@@ -1,5 +1,5 @@
 // navigate: load a URL or move in history; every handle of the old document stops working.
-import { NavigateArgs, NavigateResult } from '../../../shared/ops.js';
+import { NavigateArgs } from '../../../shared/ops.js';
 import { escapeBare, quoteCapped } from '../../../shared/snapshot/escape.js';
 import { WITHHELD_NOTE } from '../../../shared/protocol.js';
 import type { ToolDefinition } from './types.js';
@@ -21,7 +21,7 @@ export const navigate: ToolDefinition = defineTool({
   capability: 'act',
   choose: [exactlyOne(['url', 'action'])],
   async handler(args, ctx) {
-    const value = NavigateResult.parse(await ctx.callPage('navigate', args));
+    const value = await ctx.callPage('navigate', args);
     const where = value.withheld ? `${escapeBare(value.url)} (${WITHHELD_NOTE})` : `${escapeBare(value.url)} (${quoteCapped(value.title, 300)})`;
     if (value.stayed) return { structured: value, text: `The page asks before it is left ("Leave site?"), and the answer was to stay: still at ${where}${value.document ? `, doc=${value.document}` : ''}; nothing was loaded. To leave, navigate again with dialog: "accept".` };
     if (value.closed) return { structured: value, text: `Closed the tab that showed ${where}; its session has ended.${dialogNote(value.dialogs)}` };

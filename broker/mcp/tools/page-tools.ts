@@ -2,7 +2,6 @@
 // called after the broker validated the arguments against the page's schema (../page-schema.ts). Names, descriptions,
 // schemas and results are page content: quoted and labelled untrusted. Page side: extension/content/page-tools.ts.
 import { z } from 'zod';
-import { CallTabOperationResult, ListTabOperationsResult } from '../../../shared/ops.js';
 import { PageToolNameSchema, type PageTool } from '../../../shared/page-tools.js';
 import { orielError } from '../../../shared/errors.js';
 import { checkPageArguments } from '../page-schema.js';
@@ -39,7 +38,7 @@ export const listTabOperations: ToolDefinition = defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   capability: 'read',
   async handler(_args, ctx) {
-    const value = ListTabOperationsResult.parse(await ctx.callPage('list_tab_operations', {}));
+    const value = await ctx.callPage('list_tab_operations', {});
     const via = value.provider === 'browser' ? "the browser's WebMCP" : "Oriel's page API";
     const skipped = `${value.skipped > 0 ? ` ${value.skipped} more skipped (over the bound, or unusable names).` : ''}${value.note ? ` Note: ${value.note}` : ''}`;
     if (value.operations.length === 0) return { structured: value, text: `The page (doc=${value.document}) registered no operations (${via}).${skipped} Use ${snapshot.name} to read it.` };
@@ -66,7 +65,7 @@ export const callTabOperation: ToolDefinition = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   capability: 'exec',
   async handler(args, ctx) {
-    const listing = ListTabOperationsResult.parse(await ctx.callPage('list_tab_operations', {}));
+    const listing = await ctx.callPage('list_tab_operations', {});
     const tool = listing.operations.find((o) => o.name === args.name);
     if (!tool) {
       const names = listing.operations.map((o) => o.name).join(', ') || 'none';
@@ -78,9 +77,7 @@ export const callTabOperation: ToolDefinition = defineTool({
     checkPageArguments(tool.name, schema, input);
     // The page side waits timeout_ms for the page's answer: given always, so the page and the budget use the same wait.
     const timeoutMs = args.timeout_ms ?? OP_BUDGETS.call_tab_operation.default_ms;
-    const value = CallTabOperationResult.parse(
-      await ctx.callPage('call_tab_operation', { name: tool.name, arguments: input, document: listing.document, schema, timeout_ms: timeoutMs }),
-    );
+    const value = await ctx.callPage('call_tab_operation', { name: tool.name, arguments: input, document: listing.document, schema, timeout_ms: timeoutMs });
     const json = escapeJson(value.truncated ? (value.preview ?? '') : (JSON.stringify(value.result) ?? 'undefined'));
     const shown = json.length > MAX_RESULT_SHOWN ? `${json.slice(0, MAX_RESULT_SHOWN)}…` : json;
     const cut = value.truncated || json.length > MAX_RESULT_SHOWN ? ` [cut: the whole result is ${value.chars} characters]` : '';

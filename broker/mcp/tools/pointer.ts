@@ -1,6 +1,6 @@
 // hover, scroll, drag: what a person's mouse does besides clicking. Page side: extension/content/actions/hover.ts,
 // scroll.ts, drag.ts (pointer events in pointer.ts).
-import { DragArgs, DragResult, HoverArgs, HoverResult, ScrollArgs, ScrollResult } from '../../../shared/input-ops.js';
+import { DragArgs, HoverArgs, ScrollArgs } from '../../../shared/input-ops.js';
 import type { ToolDefinition } from './types.js';
 import { defineTool, exactlyOne, oneElement } from './define.js';
 import { click } from './click.js';
@@ -23,7 +23,7 @@ export const hover: ToolDefinition = defineTool({
   acting: true,
   choose: [oneElement(() => snapshot)],
   async handler(args, ctx) {
-    const value = HoverResult.parse(await ctx.callPage('hover', args));
+    const value = await ctx.callPage('hover', args);
     const how =
       value.hover_styles === 'native'
         ? 'trusted input: the browser applies :hover'
@@ -48,7 +48,7 @@ export const scroll: ToolDefinition = defineTool({
   capability: 'act',
   acting: true,
   async handler(args, ctx) {
-    const value = ScrollResult.parse(await ctx.callPage('scroll', args));
+    const value = await ctx.callPage('scroll', args);
     const where = value.handle ? `Container ${value.handle}` : 'The page';
     const more = (['up', 'down', 'left', 'right'] as const).filter((d) => value[`more_${d}`]);
     const found = args.until_text === undefined ? '' : value.found ? ` Found "${args.until_text}": ${value.found}.` : ` "${args.until_text}" did not show before the end.`;
@@ -77,7 +77,7 @@ export const drag: ToolDefinition = defineTool({
     exactlyOne(['to_handle', 'to_selector'], { about: 'for the drop target', next: () => snapshot }),
   ],
   async handler(args, ctx) {
-    const value = DragResult.parse(await ctx.callPage('drag', args));
+    const value = await ctx.callPage('drag', args);
     const how = value.kind === 'html' ? `HTML drag and drop; the drop was ${value.dropped ? 'accepted' : 'refused by the target'}` : 'pointer moves with the button held';
     return { structured: value, text: `Dragged ${value.handle} onto ${value.to_handle} (${how}, synthetic input)${value.dom_changed ? ': page changed' : ': no visible change'}.` };
   },

@@ -1,6 +1,6 @@
 // wait_for, extract, extract_rows: reading the page without changing it.
 // Page side: extension/content/actions/wait.ts, extract.ts, rows.ts.
-import { ExtractArgs, ExtractResult, ExtractRowsArgs, ExtractRowsResult, WaitForArgs, WaitForResult } from '../../../shared/ops.js';
+import { ExtractArgs, ExtractRowsArgs, WaitForArgs } from '../../../shared/ops.js';
 import { escapeJson, quote } from '../../../shared/snapshot/escape.js';
 import type { ToolDefinition } from './types.js';
 import { defineTool, exactlyOne, oneElement } from './define.js';
@@ -20,7 +20,7 @@ export const waitFor: ToolDefinition = defineTool({
   capability: 'read',
   choose: [exactlyOne(['handle', 'selector', 'text'])],
   async handler(args, ctx) {
-    const value = WaitForResult.parse(await ctx.callPage('wait_for', args));
+    const value = await ctx.callPage('wait_for', args);
     return { structured: value, text: `It is ${value.state} (after ${value.elapsed_ms} ms)${value.handle ? `: ${value.handle}` : ''}.` };
   },
 });
@@ -39,7 +39,7 @@ export const extract: ToolDefinition = defineTool({
   capability: 'read',
   choose: [oneElement(() => snapshot)],
   async handler(args, ctx) {
-    const value = ExtractResult.parse(await ctx.callPage('extract', args));
+    const value = await ctx.callPage('extract', args);
     const shown = typeof value.value === 'string' ? quote(value.value) : escapeJson(JSON.stringify(value.value) ?? 'undefined');
     return { structured: value, text: `${value.handle}: ${shown}${value.truncated ? ' [truncated]' : ''}` };
   },
@@ -59,7 +59,7 @@ export const extractRows: ToolDefinition = defineTool({
   capability: 'read',
   choose: [{ keys: ['handle', 'selector'], count: 'at_least_one', message: 'Give a table or list handle, or a row selector.', next: () => snapshot }],
   async handler(args, ctx) {
-    const value = ExtractRowsResult.parse(await ctx.callPage('extract_rows', args));
+    const value = await ctx.callPage('extract_rows', args);
     const spans = new Map((value.spanned ?? []).map((s) => [s.row, s.columns]));
     // Cells and column names are page text: quoted, so a cell cannot fake a separator or a row.
     const lines = value.rows.map((r, i) => value.columns.map((c) => quote(r[c] ?? '')).join(' | ') + (spans.has(i) ? `   (${spans.get(i)!.map((c) => quote(c)).join(', ')}: from a spanning cell)` : ''));

@@ -1,6 +1,6 @@
 // screenshot: a bounded, downscaled image of the visible tab or of one element.
 // Page side: extension/background/ops/screenshot.ts (capture, crop, scale) and content element_rect.
-import { ScreenshotArgs, ScreenshotResult } from '../../../shared/ops.js';
+import { ScreenshotArgs } from '../../../shared/ops.js';
 import type { ToolDefinition } from './types.js';
 import { AT_MOST_ONE_ELEMENT, defineTool } from './define.js';
 import { snapshot } from './snapshot.js';
@@ -22,7 +22,7 @@ export const screenshot: ToolDefinition = defineTool({
   choose: [AT_MOST_ONE_ELEMENT],
   async handler(args, ctx) {
     const { as, ...pageArgs } = args;
-    const value = ScreenshotResult.parse(await ctx.callPage('screenshot', pageArgs));
+    const value = await ctx.callPage('screenshot', pageArgs);
     const { data, ...meta } = value;
     const text = `Screenshot ${value.width}×${value.height} ${value.mime_type}, ${value.bytes} bytes${value.handle ? ` of ${value.handle}` : ''}.`;
     if (as === 'link') {

@@ -1,12 +1,12 @@
 // snapshot: the page outline with element handles (docs/snapshot-format.md).
-import { SnapshotArgs, SnapshotResult } from '../../../shared/ops.js';
+import { SnapshotArgs } from '../../../shared/ops.js';
 import type { ToolDefinition } from './types.js';
 import { defineTool } from './define.js';
 import { click } from './click.js';
 import { type } from './input.js';
 import { extract } from './read.js';
 import { screenshot } from './screenshot.js';
-import { PdfTabValue, pdfSnapshot } from '../pdf-snapshot.js';
+import { pdfSnapshot } from '../pdf-snapshot.js';
 
 export const snapshot: ToolDefinition = defineTool({
   name: 'snapshot',
@@ -21,11 +21,9 @@ export const snapshot: ToolDefinition = defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   capability: 'read',
   async handler(args, ctx) {
-    const raw = await ctx.callPage('snapshot', args);
+    const value = await ctx.callPage('snapshot', args);
     // A tab showing a PDF answers with the PDF itself: its text per page (../pdf-snapshot.ts).
-    const pdf = PdfTabValue.safeParse(raw);
-    if (pdf.success) return pdfSnapshot(pdf.data, args);
-    const value = SnapshotResult.parse(raw);
+    if ('pdf' in value) return pdfSnapshot(value, args);
     // The outline is the text content, once: structuredContent carries the data around it (ids, coverage, cursor,
     // changes), not the outline a second time (docs/tools.md, "Results").
     const { text, ...data } = value;

@@ -1,6 +1,7 @@
 // The shape of an Oriel MCP tool definition and the narrow context its handler receives.
 import type { z } from 'zod';
 import type { Capability, OpArgs, PublicOpName } from '../../../shared/ops.js';
+import type { CallValue } from '../../../shared/page-answer.js';
 import type { BridgeRead } from '../../../shared/bridge.js';
 import type { TabGrant } from '../../../shared/protocol.js';
 import type { DownloadView } from '../../../shared/downloads.js';
@@ -77,11 +78,13 @@ export interface ToolContext {
    * Runs one page operation in the call's session (its `session` argument: optional when exactly one session exists,
    * or named by its `lease`), in its turn with the session's other calls (under its lease if it quotes one), under the
    * call's `document` guard if it gave one, within the operation's budget for these arguments (./budget.ts).
-   * Answers the page's value as it arrived: the caller validates it against the operation's result schema.
+   * Answers the operation's result, checked against the op map where it entered the broker (shared/page-answer.ts;
+   * for an op that reads PDF tabs, possibly the PDF instead).
    * @throws OrielError: no_session, ambiguous_session, session_gone, stale_document, browser_disconnected, timeout,
-   *   cancelled, busy, lease_expired, lease_invalid, or the page's own error.
+   *   cancelled, busy, lease_expired, lease_invalid, the page's own error, or `internal` (an answer that does not fit
+   *   the op's result schema).
    */
-  callPage<N extends PublicOpName>(op: N, args: OpArgs<N>): Promise<unknown>;
+  callPage<N extends PublicOpName>(op: N, args: OpArgs<N>): Promise<CallValue<N>>;
   /**
    * Reads the call's session's bridge messages after cursor `after` (docs/bridge.md), waiting up to `timeoutMs` for one
    * when there are none yet. Does not consume: other readers see the same messages.

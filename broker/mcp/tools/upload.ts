@@ -3,7 +3,7 @@
 // arguments where a consent prompt can show them. Page side: extension/content/actions/upload.ts.
 import { z } from 'zod';
 import { TargetArgs } from '../../../shared/act.js';
-import { UPLOAD_MAX_BYTES, UPLOAD_MAX_FILES, UploadResult } from '../../../shared/input-ops.js';
+import { UPLOAD_MAX_BYTES, UPLOAD_MAX_FILES } from '../../../shared/input-ops.js';
 import type { ToolDefinition } from './types.js';
 import { defineTool, oneElement } from './define.js';
 import { click } from './click.js';
@@ -32,7 +32,7 @@ export const upload: ToolDefinition = defineTool({
   async handler(args, ctx) {
     const files = await ctx.readUploadFiles(args.paths);
     const { paths: _paths, ...target } = args;
-    const value = UploadResult.parse(await ctx.callPage('upload', { ...target, files }));
+    const value = await ctx.callPage('upload', { ...target, files });
     const list = value.files.map((f) => `${JSON.stringify(f.name)} (${f.size} bytes)`).join(', ');
     return { structured: value, text: `${value.handle} now holds ${list || 'no files'} (synthetic input)${value.dom_changed ? ': page changed' : ''}.` };
   },

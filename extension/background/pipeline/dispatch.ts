@@ -3,7 +3,7 @@
 // new document meanwhile fails with stale_document (acting ops get a moment: the navigation may be their own doing).
 // Calls that act or run code do it under the tab's navigation guard (./guarded.ts).
 import { errorData, OrielError, orielError } from '../../../shared/errors.js';
-import { argOf, budgetOf, framesAgree, OPS, specOf, type PublicOpName, type SiteOpName } from '../../../shared/ops.js';
+import { argOf, budgetOf, framesAgree, OPS, specOf, type OpArgs, type PublicOpName, type SiteOpName } from '../../../shared/ops.js';
 import { remainingMs, workEnd, type CallBudget } from '../../../shared/call.js';
 import { listFrames, sendToFrame, type FrameCallOptions } from '../frames.js';
 import { runInBackground } from '../ops/index.js';
@@ -39,7 +39,7 @@ export function budgetOfCall(state: CallState): CallBudget {
 async function carryOut(given: CallState): Promise<unknown> {
   const { tab } = given;
   // Acting calls answer dialogs as they say, else as the tab was told (../dialog-policy.ts).
-  const state: CallState = takesDialogs(given.op) ? { ...given, args: (await withDialogPolicy(tab, given.args as Record<string, unknown>)) as never } : given;
+  const state: CallState = takesDialogs(given) ? { ...given, args: await withDialogPolicy(tab, given.args) } : given;
   const budget = budgetOfCall(state);
   const options = { call: state.call.id, redaction: redactionOf(state.settings, await secretParams(tab)), budget };
   if (runsOn(state, 'background')) return runInBackground(state.op, tab, state.args, options);
@@ -65,9 +65,12 @@ async function carryOut(given: CallState): Promise<unknown> {
   }
 }
 
-/** Whether `op` answers dialogs (its arguments include shared/act.ts DialogArgs). */
-function takesDialogs(op: CallState['op']): boolean {
-  const shape = (OPS[op].args as { shape?: Record<string, unknown> }).shape;
+/** The operations whose arguments include shared/act.ts DialogArgs. */
+type DialogOpName = { [N in PublicOpName]: 'dialog_policy' extends keyof OpArgs<N> ? N : never }[PublicOpName];
+
+/** Whether the call's op answers dialogs (its arguments include shared/act.ts DialogArgs), narrowing its arguments. */
+function takesDialogs(state: CallState): state is CallState<DialogOpName> {
+  const shape = (OPS[state.op].args as { shape?: Record<string, unknown> }).shape;
   return shape !== undefined && Object.hasOwn(shape, 'dialog_policy');
 }
 
