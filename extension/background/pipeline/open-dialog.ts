@@ -1,7 +1,8 @@
-// Pipeline stage 2: a tab whose page shows a JavaScript dialog of the browser's own, unanswered, is stopped until the
-// person answers it; a call there fails at once with `dialog_opened` instead of waiting on it (Chromium) or running in
-// the page's paused script (Firefox). A dialog that opens while a call runs stops that call the same way
-// (`stopOnDialog`). The reports come from the tab's content scripts (../open-dialogs.ts).
+// Pipeline stage right after the shared tab (./shared-tab.ts): a tab whose page shows a JavaScript dialog of the
+// browser's own, unanswered, is stopped until the person answers it; a call there fails at once with `dialog_opened`
+// instead of waiting on it (Chromium) or running in the page's paused script (Firefox). A dialog that opens while a
+// call runs stops that call the same way (`stopOnDialog`). The reports come from the tab's content scripts
+// (../open-dialogs.ts).
 import { openDialogError } from '../../../shared/open-dialog.js';
 import { onDialogOpened, openDialogOf } from '../open-dialogs.js';
 import { cancelInFrames } from './running.js';
