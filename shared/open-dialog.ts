@@ -17,7 +17,7 @@ export interface OpenDialog {
  * was done).
  */
 export function openDialogError(d: OpenDialog, during = false): OrielError {
-  const what = `a ${d.type} dialog ${dialogMessageText(d.message)}`;
+  const what = `${d.type === 'alert' ? 'an' : 'a'} ${d.type} dialog ${dialogMessageText(d.message)}`;
   const head = during
     ? `While this call ran, the page opened ${what} for the person; the page is stopped until it is answered, so the call stopped too (what it did before stays done).`
     : `The page in this tab shows ${what}, open for the person since ${new Date(d.since).toISOString()}; the page is stopped until it is answered, so Oriel did nothing.`;
