@@ -77,7 +77,7 @@ export const ERROR_DEFAULTS: Readonly<Record<ErrorCode, Readonly<CodeDefaults>>>
   page_error: { meaning: "the page's own code threw; its message, bounded", retryable: false, refresh_required: false, next: 'fix the expression, or read the page with snapshot or extract' },
   evaluate_unavailable: { meaning: 'code cannot run in this page; the message says what the user must switch on', retryable: false, refresh_required: false, next: 'ask the user to switch on what the message names, or use snapshot and extract' },
   dialog_opened: {
-    meaning: 'the action opened a JavaScript dialog (alert, confirm, prompt) and neither the call nor the tab\'s dialog_policy said how to answer it: Oriel dismissed it and the action itself was carried out; or the action would have left a page that asks first ("Leave site?") and Oriel stayed; the message says which',
+    meaning: 'the action opened a JavaScript dialog (alert, confirm, prompt) and neither the call nor the tab\'s dialog_policy said how to answer it: Oriel dismissed it and the action itself was carried out; or the action would have left a page that asks first ("Leave site?") and Oriel stayed; or the page shows the browser\'s own dialog, which the person has not answered, and the call did nothing (`details.open_dialog`); the message says which',
     retryable: true,
     refresh_required: false,
     next: 'to answer it, repeat the action with dialog: "accept" or "dismiss" (dialog_text for a prompt), or set the tab\'s dialog_policy; snapshot to see the page',

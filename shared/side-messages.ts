@@ -48,12 +48,25 @@ export type Changed = z.infer<typeof ChangedSchema>;
 /** The names of secret fields a form of the sender's tab is submitting (their values are scrubbed from URLs). */
 export const SecretParamsSchema = z.object({ names: z.array(z.string().min(1).max(MAX_PARAM_CHARS)).min(1).max(MAX_SECRET_PARAMS) });
 
+/**
+ * A JavaScript dialog (alert, confirm, prompt) of the browser's own, open for the person in the sender's frame (`open`),
+ * or closed again (`open: null`). `seq` counts the frame's reports, so one that arrives late cannot undo a newer one.
+ * Page-facing: a page can forge it for its own tab only (docs/tools.md, "Dialogs").
+ */
+export const DialogStateSchema = z.object({
+  seq: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+  open: z.object({ type: z.enum(['alert', 'confirm', 'prompt']), message: z.string().max(2000) }).nullable(),
+});
+export type DialogState = z.infer<typeof DialogStateSchema>;
+
 /** Every side message. */
 export const SIDE_MESSAGES = {
   /** A bridge message the page posted, from the content script of a tab's top frame (docs/bridge.md); acknowledged at once. */
   page_push: { from: 'content', params: PagePushSchema, reply: z.null() },
   /** Secret field names a form is submitting, from any frame of any tab (shared/url-redaction.ts). */
   secret_params: { from: 'content', params: SecretParamsSchema, reply: z.null() },
+  /** A dialog of the browser's own opened or closed in the sender's frame (extension/background/open-dialogs.ts). */
+  dialog_state: { from: 'content', params: DialogStateSchema, reply: z.null() },
   /** Trusted input for a call the background offered it to, from the frame running the call (shared/trusted-input.ts). */
   trusted_input: { from: 'content', params: TrustedInputRequestSchema, reply: TrustedInputReplySchema },
   /** A request of the popup or the options page; the reply's shape depends on the request's kind (extension/popup-messages.ts). */

@@ -10,6 +10,7 @@ import { giveTurn } from './pipeline/turns.js';
 import { isShared, onSharingChanged, reconcileSharing, setShared, sharedTabIds } from './sharing.js';
 import { forgetTab, sendToFrame } from './frames.js';
 import { acceptPush, forgetPushes } from './push.js';
+import { acceptDialogState } from './open-dialogs.js';
 import { addSecretParams, forgetSecretParams } from './secret-params.js';
 import { shownPage } from './shown-page.js';
 import { sendPolicy } from './policy.js';
@@ -104,6 +105,8 @@ onAudited(() => broadcast('audit'));
 listenSide({
   // Page → hub: bridge messages from the content script of a tab's top frame, bounded in ./push.ts.
   page_push: { run: acceptPush, malformed: () => null },
+  // A content script of a shared tab reports a dialog of the browser's own opened or closed (calls there end at once).
+  dialog_state: { run: acceptDialogState, malformed: () => null },
   // A content script (any tab, shared or not) reports the secret fields a form is submitting.
   secret_params: {
     run: ({ names }, sender) => {

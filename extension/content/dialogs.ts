@@ -1,13 +1,17 @@
 // The content script's side of JavaScript dialogs (its main-world counterpart is ../main/dialogs.ts): while an
 // acting call runs, each alert/confirm/prompt it opens is answered as the call said, else by the tab's standing policy,
 // else dismissed and reported, so a dialog never blocks the page unseen; between calls the policy answers them (none
-// set: the browser shows them to the person). Leaving a page that asks first (`beforeunload`) is found out before it
-// happens (a probe of the page's own handlers) and either let through or stopped (docs/tools.md, "Dialogs").
+// set: the browser shows them to the person, and the background is told one is open until it closes). Leaving a page
+// that asks first (`beforeunload`) is found out before it happens (a probe of the page's own handlers) and either let
+// through or stopped (docs/tools.md, "Dialogs").
 import type { DialogAnswer, DialogPolicy, DialogSeen, DialogType } from '../../shared/act.js';
 import { DIALOG_TYPES } from '../../shared/act.js';
 import { orielError } from '../../shared/errors.js';
 import type { OpArgs } from '../../shared/ops.js';
 import { SHARED_MARK } from '../../shared/page-channel.js';
+import { dialogMessageText } from '../../shared/page-text.js';
+import { openDialogError, type OpenDialog } from '../../shared/open-dialog.js';
+import { sendSide } from '../side-channel.js';
 
 /** At most this many dialogs are kept for one report. */
 const MAX_SEEN = 20;
@@ -119,7 +123,7 @@ export function unansweredDialogError(a: ArmedDialogs) {
   }
   return orielError(
     'dialog_opened',
-    `The action opened a ${d.type} dialog saying ${JSON.stringify(d.message.slice(0, 300))}; the call did not say how to answer it, so Oriel dismissed it${d.type === 'confirm' ? ' (Cancel)' : ''}. The action itself was carried out. To answer it, call again with dialog: "accept" or "dismiss"${d.type === 'prompt' ? ' (and dialog_text)' : ''}, or set the tab's dialog_policy.`,
+    `The action opened a ${d.type} dialog ${dialogMessageText(d.message)}; the call did not say how to answer it, so Oriel dismissed it${d.type === 'confirm' ? ' (Cancel)' : ''}. The action itself was carried out. To answer it, call again with dialog: "accept" or "dismiss"${d.type === 'prompt' ? ' (and dialog_text)' : ''}, or set the tab's dialog_policy.`,
     { details: { dialogs: a.seen } },
   );
 }
@@ -266,6 +270,48 @@ window.addEventListener(
     const answer = a.answer ?? a.policy ?? 'dismiss';
     if (a.seen.length < MAX_SEEN) a.seen.push({ type, message, answer });
     reply(answer === 'accept', a.text ?? fallback);
+  },
+  true,
+);
+
+/** The browser's own dialog open in this document for the person (the latest, when one opened over another). */
+let shown: OpenDialog | undefined;
+/** How many of the browser's dialogs are open in this document (one can open over another while the first waits). */
+let shownDepth = 0;
+/** Counts this document's reports to the background, which ignores one older than the last it heard. */
+let shownSeq = 0;
+
+/**
+ * The error for a call that reaches this document while the browser's own dialog waits for the person (Firefox runs
+ * such calls in the page's paused script, where they would read or act on a page stopped mid-step); undefined when none
+ * is open.
+ */
+export function refusalWhileShown() {
+  return shown ? openDialogError(shown) : undefined;
+}
+
+// The browser's own dialog opens and closes (../main/dialogs.ts): remembered here, reported to the background.
+window.addEventListener(
+  'oriel-dialog-shown',
+  (e) => {
+    let q: { open?: unknown; type?: unknown; message?: unknown };
+    try {
+      q = JSON.parse(String((e as CustomEvent).detail)) as typeof q;
+    } catch {
+      return;
+    }
+    if (!tabShared()) return;
+    if (q.open === true) {
+      const type = (['alert', 'confirm', 'prompt'] as const).find((t) => t === q.type);
+      if (!type) return;
+      shownDepth++;
+      shown = { type, message: typeof q.message === 'string' ? q.message.slice(0, 2000) : '', since: Date.now() };
+    } else if (q.open === false) {
+      if (shownDepth === 0) return;
+      if (--shownDepth === 0) shown = undefined;
+    } else return;
+    // Sent now, before the page's thread stops for the dialog (Chromium delivers it meanwhile).
+    void sendSide('dialog_state', { seq: ++shownSeq, open: shown ? { type: shown.type, message: shown.message } : null }).catch(() => undefined);
   },
   true,
 );

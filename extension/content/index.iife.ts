@@ -24,7 +24,7 @@ import { watchPageHooks } from './page-hooks.js';
 watchPageHooks();
 watchSecretSubmissions();
 observeSecretFlips(document);
-import { armDialogs, dialogsOp, disarmDialogs, unansweredDialogError } from './dialogs.js';
+import { armDialogs, dialogsOp, disarmDialogs, refusalWhileShown, unansweredDialogError } from './dialogs.js';
 
 /** In-flight calls by id, so a `cancel` from the background can abort them. */
 const inflight = new Map<number, AbortController>();
@@ -61,6 +61,10 @@ async function answer(message: unknown): Promise<ContentResponse> {
   const args = parseOpArgs(op, call.args);
   if (!args.ok) return { ok: false, error: errorData('invalid_argument', args.message), document: registry.namespace };
   if (!HANDLERS[op]) return { ok: false, error: errorData('unsupported', `page operation "${op}" is not handled in this frame`), document: registry.namespace };
+  // A dialog of the browser's own waits for the person: the page is stopped mid-step (Firefox runs this call inside
+  // it), so nothing that reads or acts runs until it is answered; Oriel's own bookkeeping ops still answer.
+  const shownDialog = specOf(op).capability === 'none' ? undefined : refusalWhileShown();
+  if (shownDialog) return { ok: false, error: shownDialog.data, document: registry.namespace };
   const controller = new AbortController();
   if (call.id !== 0) inflight.set(call.id, controller);
   let redactor: Redactor | undefined;

@@ -2,7 +2,8 @@
 // way answer the JavaScript dialogs it opens (https://html.spec.whatwg.org/multipage/timers-and-user-prompts.html).
 // Each alert/confirm/prompt asks Oriel's content script (extension/content/dialogs.ts) through a synchronous DOM event
 // first; when neither an Oriel action nor the tab's dialog policy answers, the browser's own dialog opens, for the
-// person (docs/tools.md, "Dialogs"). Page scripts can see these
+// person, and the content script is told it opened and when it closed, so agents' calls meanwhile end at once with
+// `dialog_opened` instead of waiting on a stopped page (docs/tools.md, "Dialogs"). Page scripts can see these
 // events and wrappers: they can only answer or fail their own dialogs, which they could do anyway.
 
 /**
@@ -12,6 +13,7 @@
 export function installDialogs(): void {
   const QUESTION = 'oriel-dialog';
   const ANSWER = 'oriel-dialog-answer';
+  const SHOWN = 'oriel-dialog-shown';
   const w = window;
   const native = { alert: w.alert, confirm: w.confirm, prompt: w.prompt };
   const listen = EventTarget.prototype.addEventListener;
@@ -50,7 +52,16 @@ export function installDialogs(): void {
         // Converted to text once, here, and passed on as text: the page's objects see one conversion, as natively.
         const texts = args.slice(0, type === 'prompt' ? 2 : 1).map((v) => String(v));
         const a = ask(type, texts[0], type === 'prompt' ? texts[1] : undefined);
-        if (!a) return apply(target, w, texts);
+        if (!a) {
+          // The browser's own dialog, for the person: the content script hears it open (its listener runs now,
+          // synchronously) and close (the native call returned), so calls meanwhile fail fast.
+          dispatch.call(w, new CustomEvent(SHOWN, { detail: JSON.stringify({ open: true, type, message: String(texts[0] ?? '').slice(0, 2000) }) }));
+          try {
+            return apply(target, w, texts);
+          } finally {
+            dispatch.call(w, new CustomEvent(SHOWN, { detail: JSON.stringify({ open: false }) }));
+          }
+        }
         if (type === 'alert') return undefined;
         if (type === 'confirm') return a.accept;
         return a.accept ? a.text : null;

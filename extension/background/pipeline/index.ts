@@ -1,6 +1,7 @@
 // The background's pipeline for one page call from the hub: validate the envelope and arguments once, then
-// shared tab → target frame → consent → document guard → dispatch, under the call's deadline. Each stage is its own
-// module (./shared-tab.ts, ./target.ts, ./consent.ts, ./guard.ts, ./dispatch.ts). Counterpart: broker/hub/hub.ts.
+// shared tab → no open dialog → target frame → consent → document guard → dispatch, under the call's deadline. Each
+// stage is its own module (./shared-tab.ts, ./open-dialog.ts, ./target.ts, ./consent.ts, ./guard.ts, ./dispatch.ts).
+// Counterpart: broker/hub/hub.ts.
 import { checkPageCall, type PageCall } from '../../../shared/call.js';
 import { errorData, orielError, toErrorData, type ErrorData } from '../../../shared/errors.js';
 import { parseOpArgs, specOf } from '../../../shared/ops.js';
@@ -18,11 +19,12 @@ import { dispatch } from './dispatch.js';
 import { documentGuard } from './guard.js';
 import { cancelInFrames } from './running.js';
 import { sharedTab } from './shared-tab.js';
+import { noOpenDialog, stopOnDialog } from './open-dialog.js';
 import { target } from './target.js';
 import type { CallState, Stage } from './types.js';
 
 /** The stages every call passes before dispatch, in order. */
-export const STAGES: readonly Stage[] = [sharedTab, target, consent, documentGuard];
+export const STAGES: readonly Stage[] = [sharedTab, noOpenDialog, target, consent, documentGuard];
 
 /** Largest result the background sends up, bytes of JSON (the broker accepts 8 MiB frames). */
 const MAX_RESULT_BYTES = 7 * 1024 * 1024;
@@ -109,7 +111,7 @@ async function run(call: PageCall, signal: AbortSignal, clock: CallClock, seen: 
     await stage(state);
   }
   state.dispatched = true;
-  return afterDispatch(state, await dispatch(state));
+  return afterDispatch(state, await stopOnDialog(dispatch(state), state.tab, call.id));
 }
 
 /** Best-effort cancel of a call: stops a stage that waits, and the content scripts running it. */
