@@ -1,22 +1,20 @@
-// Puts Oriel's content script into the frames of a tab that loaded before this extension was installed, reloaded,
-// updated or re-enabled: Chromium runs manifest content scripts only in documents that load afterwards (Firefox
-// injects them into open tabs itself, a moment after its background starts, so the Firefox build leaves this to it).
-// Only frames that do not answer get it, so no frame runs two copies.
-import { CHROMIUM_BUILD } from '../build-target.js';
+// Puts Oriel's isolated-world content script (extension/content/) into the frames of shared tabs, and only there
+// (docs/architecture.md, "What a page can see"). Documents of a host a shared tab shows get it before their own
+// scripts from the registration by host (extension/background/page-hooks.ts); this module injects it by tab where
+// that did not reach: every frame of a tab at sharing or when its sharing is put back after an extension reload
+// (frames that do not answer only), and each document a shared tab commits on a host not registered (a cross-origin
+// iframe, a navigation elsewhere, about:blank and srcdoc frames). A second copy in one frame stops at once
+// (extension/content/once.ts).
+/// <reference types="@crxjs/vite-plugin/client" />
+// eslint-disable-next-line no-restricted-imports -- a file name for scripting.*, built by the bundler; no code is imported
+import CONTENT_SCRIPT from '../content/index.iife.ts?script&iife';
 import { sendToFrame } from './frames.js';
+
+/** The content script's built file, for `scripting.executeScript` and `scripting.registerContentScripts`. */
+export const CONTENT_FILE: string = CONTENT_SCRIPT;
 
 /** How long a frame has to answer the check, ms; a frame busy in a long script is left alone. */
 const ASK_MS = 1_000;
-
-/**
- * The isolated-world content script files the manifest declares. The page-world script is left out: a page keeps
- * the one an earlier install of Oriel put there (a second copy would wrap its hooks twice), and a page that never had
- * one gets it at its next load (docs/architecture.md, "Sessions").
- */
-function contentFiles(): string[] {
-  const scripts = (chrome.runtime.getManifest().content_scripts ?? []) as Array<{ js?: string[]; world?: string }>;
-  return scripts.filter((s) => s.world === undefined || s.world === 'ISOLATED').flatMap((s) => s.js ?? []);
-}
 
 /** Whether the content script of `frameId` in `tab` answers (a `document` call). */
 async function answers(tab: number, frameId: number): Promise<boolean> {
@@ -30,12 +28,24 @@ async function answers(tab: number, frameId: number): Promise<boolean> {
 }
 
 /**
+ * Injects the content script into frame `frameId` of `tab` (`injectImmediately`: without waiting for the document to
+ * load). Resolves true when the browser ran it; false for a frame gone or one the extension may not touch (browser
+ * pages, other extensions). Never throws.
+ */
+export function injectContentScript(tab: number, frameId: number): Promise<boolean> {
+  return chrome.scripting
+    .executeScript({ target: { tabId: tab, frameIds: [frameId] }, files: [CONTENT_FILE], injectImmediately: true })
+    .then(
+      () => true,
+      () => false,
+    );
+}
+
+/**
  * Injects the content script into each frame of `tab` whose content script does not answer, and returns how many
- * frames got it (always 0 in the Firefox build). Frames the extension cannot run in (browser pages, other extensions)
- * are skipped silently.
+ * frames got it. Frames the extension cannot run in are skipped silently.
  */
 export async function ensureContentScripts(tab: number): Promise<number> {
-  if (!CHROMIUM_BUILD) return 0;
   const frames = (await chrome.webNavigation.getAllFrames({ tabId: tab }).catch(() => null)) ?? [];
   const missing: number[] = [];
   await Promise.all(
@@ -43,15 +53,6 @@ export async function ensureContentScripts(tab: number): Promise<number> {
       if (!(await answers(tab, f.frameId))) missing.push(f.frameId);
     }),
   );
-  const files = contentFiles();
-  if (missing.length === 0 || files.length === 0) return 0;
-  const injected = await Promise.all(
-    missing.map((frameId) =>
-      chrome.scripting.executeScript({ target: { tabId: tab, frameIds: [frameId] }, files, injectImmediately: true }).then(
-        () => 1,
-        () => 0,
-      ),
-    ),
-  );
-  return injected.reduce<number>((a, b) => a + b, 0);
+  const injected = await Promise.all(missing.map((frameId) => injectContentScript(tab, frameId)));
+  return injected.filter(Boolean).length;
 }
