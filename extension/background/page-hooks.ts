@@ -15,7 +15,8 @@ import GATED_SCRIPT from '../main/gated.iife.ts?script&iife';
 import { SHARED_MARK } from '../../shared/page-channel.js';
 import { isShared, onSharingChanged, sharedTabIds } from './sharing.js';
 import { hostPattern } from './host-pattern.js';
-import { CONTENT_FILE, ensureContentScripts, injectContentScript } from './inject.js';
+import { bringContentScript, CONTENT_FILE, ensureContentScripts, forgetInjections, injectAtCommit } from './inject.js';
+import { bringContentWith } from './frames.js';
 
 /** Id of the registration by host (`scripting.registerContentScripts`) of the page-world script. */
 const REGISTRATION = 'oriel-page-world';
@@ -135,6 +136,9 @@ let known: Set<number> | undefined;
 
 /** Starts injecting: call once, synchronously at the background's top level (so a woken worker hears the commit). */
 export function startPageHooks(): void {
+  // A message to a frame of a shared tab that has no content script yet waits for it (./frames.ts sendToFrame).
+  bringContentWith(bringContentScript);
+  chrome.tabs.onRemoved.addListener(forgetInjections);
   void sharedTabIds().then((ids) => {
     known ??= new Set(ids);
     return syncPageHooks();
@@ -145,8 +149,10 @@ export function startPageHooks(): void {
       if (!shared) return;
       // A top document on another host: its host is registered for the documents that follow.
       if (details.frameId === 0) void syncPageHooks();
-      // The content script first: it must listen when the page script announces itself.
-      if (!contentRegistered(details.url, details.timeStamp)) await injectContentScript(details.tabId, details.frameId);
+      // The content script first: it must listen when the page script announces itself. Calls reaching the frame
+      // meanwhile wait for this injection (./inject.ts).
+      if (!contentRegistered(details.url, details.timeStamp)) await injectAtCommit(details);
+      else if (details.frameId === 0) forgetInjections(details.tabId);
       await injectPageHooks(details.tabId, details.frameId, details.url);
     });
   });
