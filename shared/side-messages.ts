@@ -9,7 +9,9 @@ import { TrustedInputReplySchema, TrustedInputRequestSchema } from './trusted-in
 import { MAX_PARAM_CHARS, MAX_SECRET_PARAMS } from './url-redaction.js';
 
 /** The key every side message carries its name under. */
-export const SIDE_TAG = 'oriel_side';
+import { SIDE_TAG } from './side-tag.js';
+
+export { SIDE_TAG };
 
 /**
  * Who may send a message: a content script of a tab (`content`), one of the extension's own pages (`extension_page`:

@@ -1,7 +1,7 @@
 // Talking to the content scripts of one tab: send an operation to a frame, list frames, find a document's frame.
 // Counterpart: extension/content/index.iife.ts.
 import { ContentResponseSchema } from '../../shared/protocol.js';
-import { CONTENT_WIRE, type CallBudget, type ContentCall } from '../../shared/call.js';
+import { CONTENT_WIRE, workEnd, type CallBudget, type ContentCall } from '../../shared/call.js';
 import { DocumentResult, OPS, specOf, type OpArgs, type OpResult, type RedactionPolicy, type SiteOpName } from '../../shared/ops.js';
 import { errorData, OrielError } from '../../shared/errors.js';
 import type { TrustedOffer } from '../../shared/trusted-input.js';
@@ -40,12 +40,39 @@ export interface FrameCallOptions {
   input?: TrustedOffer;
 }
 
+/** How many times one message waits for a content script to be brought into its frame (./inject.ts). */
+const MAX_ARRIVALS = 2;
+
+/**
+ * Brings Oriel's content script into frame `frameId` of `tab`, where a message found nobody listening, and resolves
+ * true once it ran there (so the message is sent again); false when it cannot be brought (the tab is not shared, the
+ * frame is gone, the browser refuses). May throw `timeout` at `until` (ms since the epoch; undefined: its own bound).
+ * `again`: an injection already waited for left no script that answers.
+ */
+export type ContentBringer = (tab: number, frameId: number, until: number | undefined, again: boolean) => Promise<boolean>;
+
+/** Set once at startup (./page-hooks.ts `startPageHooks`, with ./inject.ts `bringContentScript`); none until then. */
+let bringContent: ContentBringer = async () => false;
+
+/** Sets what {@link sendToFrame} calls when a frame has no content script (see {@link ContentBringer}). */
+export function bringContentWith(bringer: ContentBringer): void {
+  bringContent = bringer;
+}
+
+/** Whether a failed `tabs.sendMessage` found no listener in the frame (the same words in Chromium and Firefox). */
+export function isNobodyListening(err: unknown): boolean {
+  return /Receiving end does not exist/i.test(err instanceof Error ? err.message : String(err));
+}
+
 /**
  * Sends one operation to one frame's content script and unwraps its answer, typed and validated by the op map
  * (shared/ops.ts): `args` are the op's arguments, the value its result.
+ * A frame of a shared tab whose document has no content script yet gets one first ({@link bringContentWith}), within
+ * the call's budget: every message to a page waits for its script to be there.
  * @throws OrielError with the content script's error, `session_gone` when the tab is gone, `unsupported` when the
- *   frame has no Oriel content script (browser-internal pages, a frame still loading), or `internal` when the answer
- *   does not fit the op's result schema.
+ *   frame cannot have Oriel's content script (browser-internal pages, error pages), `stale_document` when it is
+ *   loading another document, `timeout` when the content script could not start there in time (a busy or blocked
+ *   page), or `internal` when the answer does not fit the op's result schema.
  */
 export async function sendToFrame<N extends ContentOpName>(tab: number, frameId: number, op: N, args: OpArgs<N>, options: FrameCallOptions = {}): Promise<FrameReply<OpResult<N>>> {
   const message: ContentCall = {
@@ -58,10 +85,18 @@ export async function sendToFrame<N extends ContentOpName>(tab: number, frameId:
     ...(options.input && { input: options.input }),
   };
   let raw: unknown;
-  try {
-    raw = await chrome.tabs.sendMessage(tab, message, { frameId });
-  } catch (err) {
-    throw await unreachable(tab, frameId, err);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      raw = await chrome.tabs.sendMessage(tab, message, { frameId });
+      break;
+    } catch (err) {
+      // Nobody listening: the document has no content script yet (being injected since it committed, or back from the
+      // back/forward cache). Nothing received the message, so it goes again once the script is there; a second time
+      // after a fresh injection, if the first one left no script that answers.
+      const until = options.budget && workEnd(options.budget);
+      if (attempt < MAX_ARRIVALS && isNobodyListening(err) && (await bringContent(tab, frameId, until, attempt > 0))) continue;
+      throw await unreachable(tab, frameId, err);
+    }
   }
   const parsed = ContentResponseSchema.safeParse(raw);
   if (!parsed.success) throw new OrielError(errorData('internal', 'The content script gave a malformed answer.'));

@@ -1,5 +1,6 @@
-// Puts Oriel's page-world script (extension/main/) into the documents of shared tabs (docs/architecture.md, "What a
-// page can see"). The one place that decides page-world injection; other modules (a restarted background that shares
+// Puts Oriel's page-world script (extension/main/) into the documents of shared tabs, and registers the isolated-world
+// content script by host beside it (./inject.ts injects that one by tab; docs/architecture.md, "What a page can
+// see"). The one place that decides page-world injection; other modules (a restarted background that shares
 // its tabs again) call {@link injectPageHooks} or {@link syncPageHooks}. Two ways in, because browsers let an extension
 // run a script before a page's own only for documents picked by URL, never by tab:
 // - registered by host: while a tab is shared, documents of its top document's scheme and host (any port; a match
@@ -14,9 +15,15 @@ import GATED_SCRIPT from '../main/gated.iife.ts?script&iife';
 import { SHARED_MARK } from '../../shared/page-channel.js';
 import { isShared, onSharingChanged, sharedTabIds } from './sharing.js';
 import { hostPattern } from './host-pattern.js';
+import { bringContentScript, CONTENT_FILE, ensureContentScripts, forgetInjections, injectAtCommit } from './inject.js';
+import { bringContentWith } from './frames.js';
 
-/** Id of the registration by host (`scripting.registerContentScripts`). */
+/** Id of the registration by host (`scripting.registerContentScripts`) of the page-world script. */
 const REGISTRATION = 'oriel-page-world';
+/** Id of the registration by host of the isolated-world content script (the same hosts). */
+const CONTENT_REGISTRATION = 'oriel-content';
+/** Both, unregistered and registered together. */
+const REGISTRATIONS = [CONTENT_REGISTRATION, REGISTRATION];
 
 /**
  * Marks tab `tab` shared and injects the page-world script: into frame `frameId` only, or into every frame when
@@ -44,6 +51,8 @@ export async function injectPageHooks(tab: number, frameId?: number, url?: strin
 
 /** The patterns registered now (undefined: not known since this background started). */
 let registered: string[] | undefined;
+/** When the registration of {@link registered} took effect, ms since the epoch (0: before this background started). */
+let registeredAt = 0;
 /** Updates run one after another: each reads the shared tabs afresh. */
 let queue: Promise<void> = Promise.resolve();
 
@@ -57,22 +66,42 @@ async function applyRegistration(): Promise<void> {
   const tabs = await Promise.all((await sharedTabIds()).map((id) => chrome.tabs.get(id).catch(() => undefined)));
   const patterns = [...new Set(tabs.map((t) => hostPattern(t?.url)).filter((p): p is string => p !== undefined))].sort();
   if (registered === undefined) {
-    const existing = await chrome.scripting.getRegisteredContentScripts({ ids: [REGISTRATION] }).catch(() => []);
-    registered = existing[0]?.matches ?? [];
+    const existing = await chrome.scripting.getRegisteredContentScripts({ ids: REGISTRATIONS }).catch(() => []);
+    registered = existing.length === REGISTRATIONS.length ? (existing[0]?.matches ?? []) : [];
     if (existing.length === 0 && patterns.length === 0) return;
     if (existing.length > 0) {
-      await chrome.scripting.unregisterContentScripts({ ids: [REGISTRATION] }).catch(() => undefined);
+      await unregisterAll();
       registered = [];
     }
   }
   if (patterns.join('\n') === registered.join('\n')) return;
-  if (registered.length > 0) await chrome.scripting.unregisterContentScripts({ ids: [REGISTRATION] }).catch(() => undefined);
+  if (registered.length > 0) await unregisterAll();
   registered = [];
   if (patterns.length === 0) return;
+  // The content script first, so that it listens before the page script announces itself (extension/main/hello.ts).
+  // `matchOriginAsFallback`: also about:blank, srcdoc and blob: frames of these hosts, as a frame of the page.
+  registeredAt = Infinity; // a document committing meanwhile may miss the registration
   await chrome.scripting.registerContentScripts([
+    { id: CONTENT_REGISTRATION, js: [CONTENT_FILE], matches: patterns, runAt: 'document_start', allFrames: true, matchOriginAsFallback: true, persistAcrossSessions: false },
     { id: REGISTRATION, js: [GATED_SCRIPT], matches: patterns, runAt: 'document_start', allFrames: true, world: 'MAIN', persistAcrossSessions: false },
   ]);
   registered = patterns;
+  registeredAt = Date.now();
+}
+
+/** Removes both registrations (each on its own, so one missing does not keep the other). */
+async function unregisterAll(): Promise<void> {
+  await Promise.all(REGISTRATIONS.map((id) => chrome.scripting.unregisterContentScripts({ ids: [id] }).catch(() => undefined)));
+}
+
+/**
+ * Whether the document at `url`, committed at `committedAt` (ms since the epoch), got the content script from the
+ * registration by host, before its own scripts: its host was registered before it committed. Otherwise (about:blank,
+ * srcdoc, file:, a host registered since) its frame is injected; a second copy stops (extension/content/once.ts).
+ */
+function contentRegistered(url: string | undefined, committedAt: number): boolean {
+  const pattern = hostPattern(url);
+  return pattern !== undefined && registered?.includes(pattern) === true && registeredAt <= committedAt;
 }
 
 /**
@@ -107,6 +136,9 @@ let known: Set<number> | undefined;
 
 /** Starts injecting: call once, synchronously at the background's top level (so a woken worker hears the commit). */
 export function startPageHooks(): void {
+  // A message to a frame of a shared tab that has no content script yet waits for it (./frames.ts sendToFrame).
+  bringContentWith(bringContentScript);
+  chrome.tabs.onRemoved.addListener(forgetInjections);
   void sharedTabIds().then((ids) => {
     known ??= new Set(ids);
     return syncPageHooks();
@@ -117,6 +149,10 @@ export function startPageHooks(): void {
       if (!shared) return;
       // A top document on another host: its host is registered for the documents that follow.
       if (details.frameId === 0) void syncPageHooks();
+      // The content script first: it must listen when the page script announces itself. Calls reaching the frame
+      // meanwhile wait for this injection (./inject.ts).
+      if (!contentRegistered(details.url, details.timeStamp)) await injectAtCommit(details);
+      else if (details.frameId === 0) forgetInjections(details.tabId);
       await injectPageHooks(details.tabId, details.frameId, details.url);
     });
   });
@@ -126,7 +162,7 @@ export function startPageHooks(): void {
       known = new Set(now);
       // Registered first, so that a page reloaded once the tab shows the script has it before its own.
       await syncPageHooks().catch(() => undefined);
-      for (const tab of now) if (!before.has(tab)) void injectPageHooks(tab);
+      for (const tab of now) if (!before.has(tab)) void ensureContentScripts(tab).then(() => injectPageHooks(tab));
       // Unshared: its frames lose the mark (documents already loaded keep the page script until they unload).
       for (const tab of before) if (!known.has(tab)) void markShared({ tabId: tab, allFrames: true }, false);
     });

@@ -1,7 +1,9 @@
-// Content script entry (every frame, document_start): answers operations the background sends for this frame.
+// Content script entry (frames of shared tabs, document_start where the browser allows): answers operations the
+// background sends for this frame.
 // Each call is validated once here: the envelope (shared/call.ts) and the op's arguments (shared/ops.ts).
 // Counterpart: extension/background/frames.ts (sendToFrame).
 import '../zod-jitless.js'; // first: zod must be jitless before any schema is built
+import './once.js'; // then: a second copy in this frame stops here, before it listens to anything
 import { ContentCallSchema, type ContentCall } from '../../shared/call.js';
 import { argOf, budgetOf, isOpName, isSiteOp, parseOpArgs, specOf, type OpArgs, type SiteOpName } from '../../shared/ops.js';
 import type { ContentResponse } from '../../shared/protocol.js';
@@ -13,17 +15,21 @@ type ContentOpName = SiteOpName<'content'>;
 import { snapshotHandlers } from './snapshot/index.js';
 import { actionHandlers } from './actions/index.js';
 import { maskHandlers } from './masks.js';
-import { Redactor } from './redaction.js';
+import { isSecretField, Redactor } from './redaction.js';
 import { bridgeHandlers, startBridge } from './bridge.js';
 import { pageToolHandlers } from './page-tools.js';
 import { watchSecretSubmissions } from './form-watch.js';
-import { observeSecretFlips } from './secret-watch.js';
+import { flushSecretFlips, watchSecretFlips } from './secret-watch.js';
 import { holdLifeline } from './lifeline.js';
 import { watchPageHooks } from './page-hooks.js';
 
 watchPageHooks();
-watchSecretSubmissions();
-observeSecretFlips(document);
+// Taking over from the early watcher (./early.iife.ts) first: it stops listening as this script starts.
+watchSecretFlips();
+watchSecretSubmissions((el) => {
+  flushSecretFlips();
+  return isSecretField(el);
+});
 import { armDialogs, dialogsOp, disarmDialogs, refusalWhileShown, unansweredDialogError } from './dialogs.js';
 
 /** In-flight calls by id, so a `cancel` from the background can abort them. */

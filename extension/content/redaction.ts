@@ -4,23 +4,10 @@
 // through this module; the selector grammar gate is shared/selectors.ts.
 import { orielError } from '../../shared/errors.js';
 import type { RedactionPolicy } from '../../shared/ops.js';
-import { isCardFieldName } from '../../shared/card-fields.js';
 import { vetSelector } from '../../shared/selectors.js';
 import { scrubUrl } from '../../shared/url-redaction.js';
 import { shadowRootOf } from './snapshot/dom.js';
-
-/**
- * `autocomplete` tokens whose fields are secret (https://html.spec.whatwg.org/multipage/form-control-infrastructure.html#autofill-field):
- * current and new passwords, one-time codes, and every payment-card field (`cc-*`). Tokens are whitespace-separated
- * and may follow section/shipping/billing tokens, so each token is tested on its own.
- */
-const SECRET_TOKEN = /^(current-password|new-password|one-time-code|cc-[a-z0-9-]*)$/;
-
-/** The HTML namespace: a `<input>` in SVG or MathML is not a form control. */
-const HTML_NS = 'http://www.w3.org/1999/xhtml';
-
-/** The attributes whose values decide {@link isSecretField} (the ones ./secret-watch.ts observes). */
-export const SECRET_ATTRIBUTES = ['type', 'autocomplete', 'name', 'id'];
+import { HTML_NS, judgeSecret } from './secret-rule.js';
 
 /** A CSS selector matching every element the rule of {@link isSecretField} can call secret (besides remembered ones). */
 const CANDIDATES = 'input, [autocomplete]';
@@ -33,26 +20,17 @@ const CANDIDATES = 'input, [autocomplete]';
 const remembered = new WeakSet<Element>();
 let rememberedRefs: Array<WeakRef<Element>> = [];
 
-function remember(el: Element): void {
+/**
+ * Keeps `el` secret for its life from now on: a field judged secret, or seen to stop being secret (./secret-watch.ts,
+ * or the early watcher before this script ran, ./early.iife.ts).
+ */
+export function rememberSecret(el: Element): void {
   if (remembered.has(el)) return;
   remembered.add(el);
   // Bounded by live elements: dead references are dropped whenever the list's length reaches a power of two.
   const n = rememberedRefs.length;
   if (n >= 64 && (n & (n - 1)) === 0) rememberedRefs = rememberedRefs.filter((r) => r.deref() !== undefined);
   rememberedRefs.push(new WeakRef(el));
-}
-
-/**
- * The secret-field rule on `el`'s attributes as `attr` answers them (the live ones, or one replaced by its old value
- * for {@link rememberIfWasSecret}).
- */
-function judge(el: Element, attr: (name: string) => string | null): boolean {
-  const input = el.localName === 'input' && el.namespaceURI === HTML_NS;
-  // The type keyword is ASCII case-insensitive (https://html.spec.whatwg.org/multipage/input.html#attr-input-type).
-  if (input && attr('type')?.toLowerCase() === 'password') return true;
-  const auto = attr('autocomplete');
-  if (auto && auto.toLowerCase().split(/\s+/).some((t) => SECRET_TOKEN.test(t))) return true;
-  return input && (isCardFieldName(attr('name')) || isCardFieldName(attr('id')));
 }
 
 /**
@@ -63,18 +41,9 @@ function judge(el: Element, attr: (name: string) => string | null): boolean {
  */
 export function isSecretField(el: Element): boolean {
   if (remembered.has(el)) return true;
-  if (!judge(el, (name) => el.getAttribute(name))) return false;
-  remember(el);
+  if (!judgeSecret(el, (name) => el.getAttribute(name))) return false;
+  rememberSecret(el);
   return true;
-}
-
-/**
- * Remembers `el` as secret when it was secret before its attribute `name` changed from `oldValue` (a mutation
- * record's old value; null when the attribute was absent).
- */
-export function rememberIfWasSecret(el: Element, name: string, oldValue: string | null): void {
-  if (remembered.has(el)) return;
-  if (judge(el, (n) => (n === name ? oldValue : el.getAttribute(n)))) remember(el);
 }
 
 /**

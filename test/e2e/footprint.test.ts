@@ -27,6 +27,26 @@ async function probeIn(page: Page, options: { alert?: boolean; extensionBase?: s
   return (await page.evaluate((o) => (window as unknown as { probe(o: unknown): Promise<unknown> }).probe(o), options)) as Probe;
 }
 
+/**
+ * Whether Oriel's content script (`oriel.content`) or its early watcher (`oriel.early`) runs in each frame of the tab
+ * whose URL contains `urlPart`, in frame order: asked from an extension page with `scripting.executeScript`, whose
+ * function runs in the isolated world those scripts share and only reads the mark they leave there
+ * (extension/content/marks.ts); it loads no script of Oriel's.
+ */
+async function contentScriptIn(rig: Rig, urlPart: string, mark: 'oriel.content' | 'oriel.early' = 'oriel.content'): Promise<boolean[]> {
+  const popup = await rig.extensionPage('popup');
+  return popup.evaluate(async (part, key) => {
+    const tab = (await chrome.tabs.query({})).find((t) => t.url?.includes(part));
+    if (tab?.id === undefined) throw new Error(`no tab shows ${part}`);
+    const results = await chrome.scripting.executeScript({
+      target: { tabId: tab.id, allFrames: true },
+      func: (k: string) => ['function', 'object'].includes(typeof (globalThis as unknown as Record<symbol, unknown>)[Symbol.for(k)]),
+      args: [key],
+    });
+    return results.sort((a, b) => a.frameId - b.frameId).map((r) => r.result === true);
+  }, urlPart, mark);
+}
+
 /** The keys whose values differ between two probes (nested objects flattened with dots). */
 function differences(a: unknown, b: unknown, prefix = ''): string[] {
   if (JSON.stringify(a) === JSON.stringify(b)) return [];
@@ -66,6 +86,7 @@ describe.each(BROWSERS)('what a page can see of Oriel in %s', (kind) => {
     // Oriel is at work meanwhile: another tab is shared and read by an agent.
     await rig.open(`${site.url}/probe.html?other`);
     await rig.share('probe.html?other');
+    await until(async () => ((await call(client, 'list_sessions')).structured.sessions as unknown[] | undefined)?.length === 1 || undefined, 20_000, 'the shared tab to become a session');
     const read = await call(client, 'snapshot');
     expect(read.isError, read.text).toBe(false);
 
@@ -77,11 +98,19 @@ describe.each(BROWSERS)('what a page can see of Oriel in %s', (kind) => {
       const seen = await probeIn(page, { alert: true, extensionBase: rig.extensionBase });
       expect(differences(seen, baseline), url).toEqual([]);
       expect(seen).toEqual(baseline);
+      // On another host, no frame runs Oriel's content script (on the shared tab's host, every tab loads it); every
+      // frame runs the early watcher, which the probe did not see either.
+      if (url === unsharedUrl()) {
+        expect(await contentScriptIn(rig, url)).toEqual([false, false]);
+        expect(await contentScriptIn(rig, url, 'oriel.early')).toEqual([true, true]);
+      }
       await page.close();
     }
+    // The shared tab's frames do run it.
+    expect(await contentScriptIn(rig, 'probe.html?other')).toEqual([true, true]);
     // The probe does look: its answer is not empty.
     expect(Object.keys(baseline.natives).length).toBeGreaterThan(300);
-    expect(baseline.extensionFiles).toEqual({ 'manifest.json': 'refused', 'extension/main/index.iife.js': 'refused', 'extension/content/index.iife.js': 'refused', 'icons/oriel-16.png': 'refused' });
+    expect(baseline.extensionFiles).toEqual({ 'manifest.json': 'refused', 'extension/main/index.iife.js': 'refused', 'extension/content/index.iife.js': 'refused', 'extension/content/early.iife.js': 'refused', 'icons/oriel-16.png': 'refused' });
     await rig.share('probe.html?other', false);
   });
 
@@ -94,6 +123,7 @@ describe.each(BROWSERS)('what a page can see of Oriel in %s', (kind) => {
     // … and into every document of its host from now on, before the page's own scripts.
     await page.reload({ waitUntil: 'load' });
     const seen = await probeIn(page, { alert: true, extensionBase: rig.extensionBase });
+    expect(await contentScriptIn(rig, 'probe.html?shared')).toEqual([true, true]);
     const top = [
       // document.modelContext (Oriel's, where the browser has none: both browsers here).
       'documentKeys', 'modelContextIn', 'natives.document.modelContext',

@@ -250,14 +250,20 @@ function watchTopFrame(tab: number, waitUntil: WaitUntil, timeoutMs: number, pre
   };
 }
 
-/** The top frame's document id; a few retries cover the moment before the content script answers. */
+/**
+ * The top frame's document id, once its content script answers: a document that committed on a host no shared tab
+ * showed gets the script injected, and `sendToFrame` waits for it (../inject.ts). Undefined when the frame cannot
+ * have one (an error page, a protected page); a few retries cover a page that moves on at once (a script's redirect).
+ */
 async function topDocument(tab: number): Promise<string | undefined> {
   for (let i = 0; i < 20; i++) {
     try {
       const reply = await sendToFrame(tab, 0, 'document', {});
       return reply.document;
     } catch (err) {
-      if ((err as { code?: string }).code === 'session_gone') throw err;
+      // Closed, or the script could not start in time (a busy or blocked page): that is the answer, not an error page.
+      const code = (err as { code?: string }).code;
+      if (code === 'session_gone' || code === 'timeout') throw err;
       await new Promise((r) => setTimeout(r, 50));
     }
   }
