@@ -7,10 +7,8 @@ import type { RedactionPolicy } from '../../shared/ops.js';
 import { vetSelector } from '../../shared/selectors.js';
 import { scrubUrl } from '../../shared/url-redaction.js';
 import { shadowRootOf } from './snapshot/dom.js';
-import { HTML_NS, judgeSecret } from './secret-rule.js';
+import { HTML_NS, SECRET_CANDIDATES, judgeSecret } from './secret-rule.js';
 
-/** A CSS selector matching every element the rule of {@link isSecretField} can call secret (besides remembered ones). */
-const CANDIDATES = 'input, [autocomplete]';
 
 /**
  * Fields once judged secret, kept secret for the element's life: a page that turns a password field into a text
@@ -51,7 +49,7 @@ export function isSecretField(el: Element): boolean {
  * ones the rule finds now and the remembered ones.
  */
 export function secretFieldsIn(scope: ParentNode): Element[] {
-  const out = Array.from(scope.querySelectorAll(CANDIDATES)).filter(isSecretField);
+  const out = Array.from(scope.querySelectorAll(SECRET_CANDIDATES)).filter(isSecretField);
   for (const ref of rememberedRefs) {
     const el = ref.deref();
     if (el && el !== scope && (scope as Node).contains(el) && !out.includes(el)) out.push(el);
