@@ -10,7 +10,7 @@ import { CONTENT_MARK, EARLY_MARK, marks } from './marks.js';
 import { FLIP_OPTIONS, SECRET_CANDIDATES, judgeSecret, takersOfSecretPlaces, wasSecretBefore } from './secret-rule.js';
 import { watchSecretSubmissions } from './form-watch.js';
 
-/** Most flipped or swapped-in fields kept; beyond it the oldest go (a page flipping thousands of fields is not a login form). */
+/** Most fields kept; beyond it the oldest go (a page flipping thousands of fields is not a login form). */
 const MAX_FLIPPED = 1_000;
 
 /** Whether a live content script of this extension already watches this frame (it ran first). */
@@ -34,11 +34,10 @@ if (!contentScriptLive()) {
     if (refs.length > MAX_FLIPPED) refs = refs.filter((r) => r.deref() !== undefined).slice(-MAX_FLIPPED);
   };
   const secret = (el: Element): boolean => flipped.has(el) || judgeSecret(el, (n) => el.getAttribute(n));
-  /** Whether a removed element is or holds a secret field: by the rule now, or one this watcher kept. */
   const holdsSecret = (el: Element): boolean =>
     secret(el) || Array.from(el.querySelectorAll(SECRET_CANDIDATES)).some(secret) || refs.some((r) => el.contains(r.deref() ?? null));
   const note = (records: MutationRecord[]): void => {
-    // Flips first: a field flipped and then replaced in one batch was secret when it left.
+    // Flips first: a field flipped, then replaced, was secret.
     for (const r of records) {
       const el = wasSecretBefore(r);
       if (el) keep(el);

@@ -19,8 +19,8 @@ const remembered = new WeakSet<Element>();
 let rememberedRefs: Array<WeakRef<Element>> = [];
 
 /**
- * Keeps `el` secret for its life from now on: a field judged secret, or seen to stop being secret (./secret-watch.ts,
- * or the early watcher before this script ran, ./early.iife.ts).
+ * Keeps `el` secret for its life from now on: a field judged secret, or seen to stop being secret or to take a secret
+ * field's place (./secret-watch.ts, or the early watcher before this script ran, ./early.iife.ts).
  */
 export function rememberSecret(el: Element): void {
   if (remembered.has(el)) return;
@@ -35,7 +35,8 @@ export function rememberSecret(el: Element): void {
  * Whether `el` is a secret field: its value must never leave the page. Password inputs, any element whose
  * `autocomplete` names a secret token (form controls, but also a contenteditable region that declares one), inputs
  * whose `name` or `id` names a card number or security code, and every element this content script has ever judged
- * secret (or seen stop being secret, ./secret-watch.ts): once secret, secret for the element's life.
+ * secret (or seen stop being secret or take a secret field's place, ./secret-watch.ts): once secret, secret for the
+ * element's life.
  */
 export function isSecretField(el: Element): boolean {
   if (remembered.has(el)) return true;

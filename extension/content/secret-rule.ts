@@ -31,18 +31,10 @@ export function judgeSecret(el: Element, attr: (name: string) => string | null):
   return input && (isCardFieldName(attr('name')) || isCardFieldName(attr('id')));
 }
 
-/**
- * What a watcher of secret flips and swaps observes (a document or shadow root, whose subtree it covers; not shadow
- * trees): the attributes that decide secrecy ({@link wasSecretBefore}), and children added and removed
- * ({@link takersOfSecretPlaces}).
- */
+/** What a watcher of secret flips and swaps observes (a document or shadow root's subtree; not shadow trees). */
 export const FLIP_OPTIONS: MutationObserverInit = { subtree: true, childList: true, attributes: true, attributeOldValue: true, attributeFilter: SECRET_ATTRIBUTES };
 
-/**
- * Fields that can hold typed text: inputs of every type but the ones that hold none or a choice
- * (https://html.spec.whatwg.org/multipage/input.html#attr-input-type), textareas and editing hosts
- * (https://html.spec.whatwg.org/multipage/interaction.html#attr-contenteditable).
- */
+/** Fields that hold typed text (https://html.spec.whatwg.org/multipage/input.html#attr-input-type). */
 const TEXT_ENTRY =
   'input:not([type=checkbox i], [type=radio i], [type=submit i], [type=reset i], [type=button i], [type=image i], [type=file i], [type=range i], [type=color i]), textarea, [contenteditable]:not([contenteditable=false i])';
 
@@ -58,14 +50,9 @@ export function wasSecretBefore(record: MutationRecord): Element | undefined {
 }
 
 /**
- * The fields that take the place of a secret field in one batch of mutation records (of {@link FLIP_OPTIONS}), so
- * they inherit its secrecy for life (docs/redaction.md, "Secret for life"): a "show password" button that replaces
- * the password input with a text input holding its value, a re-render that replaces the whole form. A node
- * (document, shadow root or element) from which the batch removed a secret field, or an element containing one, is
- * *vacated*; every text-entry field the batch added under a vacated node (an added element itself or inside it) is
- * returned. `holdsSecret` tells whether a removed element is or contains a secret field (the caller knows which
- * elements it remembers). Nothing here reads a value, so what is returned depends on the page's markup and scripts
- * alone, never on what any field holds.
+ * The text-entry fields one batch of mutation records (of {@link FLIP_OPTIONS}) added, themselves or inside an added
+ * element, under a node from which it removed an element that `holdsSecret` (is or contains a secret field): they
+ * take a secret field's place (docs/redaction.md, "Secret for life"). Reads no value.
  */
 export function takersOfSecretPlaces(records: MutationRecord[], holdsSecret: (el: Element) => boolean): Element[] {
   const vacated = new Set<Node>();
