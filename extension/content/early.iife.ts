@@ -3,9 +3,8 @@
 // shared later (docs/redaction.md, "Before sharing"): the secret fields a form submitted (their values are then in
 // the URL, which Oriel must show without them), told to the background at once; and the fields that stopped being
 // secret or took a secret field's place ("show password"), kept until the content script arrives and takes them
-// (./secret-watch.ts). It adds
-// nothing a page can see (isolated-world listeners and observers are invisible to pages) and stays a few KB, so a
-// page that is never shared pays almost nothing (docs/architecture.md, "What a page can see").
+// (./secret-watch.ts). It adds nothing a page can see (isolated-world listeners and observers are invisible to pages)
+// and stays a few KB, so a page that is never shared pays almost nothing (docs/architecture.md, "What a page can see").
 import { CONTENT_MARK, EARLY_MARK, marks } from './marks.js';
 import { FLIP_OPTIONS, SECRET_CANDIDATES, judgeSecret, takersOfSecretPlaces, wasSecretBefore } from './secret-rule.js';
 import { watchSecretSubmissions } from './form-watch.js';

@@ -9,7 +9,6 @@ import { scrubUrl } from '../../shared/url-redaction.js';
 import { shadowRootOf } from './snapshot/dom.js';
 import { HTML_NS, SECRET_CANDIDATES, judgeSecret } from './secret-rule.js';
 
-
 /**
  * Fields once judged secret, kept secret for the element's life: a page that turns a password field into a text
  * field ("show password"), or drops its `autocomplete`, does not publish what it holds (docs/redaction.md,
