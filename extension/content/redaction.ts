@@ -7,10 +7,7 @@ import type { RedactionPolicy } from '../../shared/ops.js';
 import { vetSelector } from '../../shared/selectors.js';
 import { scrubUrl } from '../../shared/url-redaction.js';
 import { shadowRootOf } from './snapshot/dom.js';
-import { HTML_NS, judgeSecret } from './secret-rule.js';
-
-/** A CSS selector matching every element the rule of {@link isSecretField} can call secret (besides remembered ones). */
-const CANDIDATES = 'input, [autocomplete]';
+import { HTML_NS, SECRET_CANDIDATES, judgeSecret } from './secret-rule.js';
 
 /**
  * Fields once judged secret, kept secret for the element's life: a page that turns a password field into a text
@@ -21,8 +18,8 @@ const remembered = new WeakSet<Element>();
 let rememberedRefs: Array<WeakRef<Element>> = [];
 
 /**
- * Keeps `el` secret for its life from now on: a field judged secret, or seen to stop being secret (./secret-watch.ts,
- * or the early watcher before this script ran, ./early.iife.ts).
+ * Keeps `el` secret for its life from now on: a field judged secret, or seen to stop being secret or to take a secret
+ * field's place (./secret-watch.ts, or the early watcher before this script ran, ./early.iife.ts).
  */
 export function rememberSecret(el: Element): void {
   if (remembered.has(el)) return;
@@ -37,7 +34,8 @@ export function rememberSecret(el: Element): void {
  * Whether `el` is a secret field: its value must never leave the page. Password inputs, any element whose
  * `autocomplete` names a secret token (form controls, but also a contenteditable region that declares one), inputs
  * whose `name` or `id` names a card number or security code, and every element this content script has ever judged
- * secret (or seen stop being secret, ./secret-watch.ts): once secret, secret for the element's life.
+ * secret (or seen stop being secret or take a secret field's place, ./secret-watch.ts): once secret, secret for the
+ * element's life.
  */
 export function isSecretField(el: Element): boolean {
   if (remembered.has(el)) return true;
@@ -51,7 +49,7 @@ export function isSecretField(el: Element): boolean {
  * ones the rule finds now and the remembered ones.
  */
 export function secretFieldsIn(scope: ParentNode): Element[] {
-  const out = Array.from(scope.querySelectorAll(CANDIDATES)).filter(isSecretField);
+  const out = Array.from(scope.querySelectorAll(SECRET_CANDIDATES)).filter(isSecretField);
   for (const ref of rememberedRefs) {
     const el = ref.deref();
     if (el && el !== scope && (scope as Node).contains(el) && !out.includes(el)) out.push(el);

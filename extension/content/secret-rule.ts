@@ -1,5 +1,6 @@
-// The secret-field rule on an element's attributes (docs/redaction.md, "What is redacted"), with no state and no
-// dependency beyond the card-name rule: ./redaction.ts judges with it, and so does the early watcher
+// The secret-field rule on an element's attributes (docs/redaction.md, "What is redacted") and the mutations after
+// which a field stays or becomes secret for life (a flipped attribute, a field swapped in for a secret one), with no
+// state and no dependency beyond the card-name rule: ./redaction.ts judges with it, and so does the early watcher
 // (./early.iife.ts), which runs in every frame and must stay a few KB.
 import { isCardFieldName } from '../../shared/card-fields.js';
 
@@ -30,8 +31,12 @@ export function judgeSecret(el: Element, attr: (name: string) => string | null):
   return input && (isCardFieldName(attr('name')) || isCardFieldName(attr('id')));
 }
 
-/** What a watcher of secret flips observes (a document or shadow root, whose subtree it covers; not shadow trees). */
-export const FLIP_OPTIONS: MutationObserverInit = { subtree: true, attributes: true, attributeOldValue: true, attributeFilter: SECRET_ATTRIBUTES };
+/** What a watcher of secret flips and swaps observes (a document or shadow root's subtree; not shadow trees). */
+export const FLIP_OPTIONS: MutationObserverInit = { subtree: true, childList: true, attributes: true, attributeOldValue: true, attributeFilter: SECRET_ATTRIBUTES };
+
+/** Fields that hold typed text (https://html.spec.whatwg.org/multipage/input.html#attr-input-type). */
+const TEXT_ENTRY =
+  'input:not([type=checkbox i], [type=radio i], [type=submit i], [type=reset i], [type=button i], [type=image i], [type=file i], [type=range i], [type=color i]), textarea, [contenteditable]:not([contenteditable=false i])';
 
 /**
  * The element of a mutation record (of {@link FLIP_OPTIONS}) when it was a secret field before that change: the rule
@@ -43,3 +48,36 @@ export function wasSecretBefore(record: MutationRecord): Element | undefined {
   const el = target as Element;
   return judgeSecret(el, (n) => (n === name ? oldValue : el.getAttribute(n))) ? el : undefined;
 }
+
+/**
+ * The text-entry fields one batch of mutation records (of {@link FLIP_OPTIONS}) added, themselves or inside an added
+ * element, under a node from which it removed an element that `holdsSecret` (is or contains a secret field): they
+ * take a secret field's place (docs/redaction.md, "Secret for life"). Reads no value.
+ */
+export function takersOfSecretPlaces(records: MutationRecord[], holdsSecret: (el: Element) => boolean): Element[] {
+  const vacated = new Set<Node>();
+  for (const r of records) {
+    if (r.type !== 'childList' || vacated.has(r.target)) continue;
+    for (const n of Array.from(r.removedNodes)) {
+      if (n.nodeType === Node.ELEMENT_NODE && holdsSecret(n as Element)) {
+        vacated.add(r.target);
+        break;
+      }
+    }
+  }
+  const out: Element[] = [];
+  if (vacated.size === 0) return out;
+  for (const r of records) {
+    if (r.type !== 'childList' || !vacated.has(r.target)) continue;
+    for (const n of Array.from(r.addedNodes)) {
+      if (n.nodeType !== Node.ELEMENT_NODE) continue;
+      const el = n as Element;
+      if (el.matches(TEXT_ENTRY)) out.push(el);
+      out.push(...Array.from(el.querySelectorAll(TEXT_ENTRY)));
+    }
+  }
+  return out;
+}
+
+/** A CSS selector matching every element {@link judgeSecret} can call secret. */
+export const SECRET_CANDIDATES = 'input, [autocomplete]';

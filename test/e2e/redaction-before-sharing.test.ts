@@ -1,6 +1,7 @@
 // What a page did before its tab was shared, which only the early watcher (extension/content/early.iife.ts) saw, in
 // real Chromium and Firefox through MCP (docs/redaction.md, "Before sharing"): a GET form that put a password into
-// the URL, and a password field the page turned into a text field. Nothing is shared on a page's host when it acts,
+// the URL, a password field the page turned into a text field, and password fields it replaced by text fields (a
+// "show password" button, a form re-rendered whole). Nothing is shared on a page's host when it acts,
 // so no content script is there to see it.
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
@@ -66,18 +67,44 @@ describe.each(BROWSERS)('secrets a page exposed before it was shared, in %s', (k
     expect(base.text).not.toContain('hunter2');
   }
 
-  it('a password field the page turned into text before sharing stays redacted after', async () => {
-    // localhost: another host than the first test shared, so again only the early watcher runs in the page.
-    const page = await rig.open(`${site.url.replace('127.0.0.1', 'localhost')}/reveal.html?early`);
+  it('a password field the page turned into text, or replaced by a text field, before sharing stays redacted after', async () => {
+    // localhost: another host than the first test shared, so again only the early watcher runs in both pages (both
+    // act before anything on this host is shared).
+    const local = site.url.replace('127.0.0.1', 'localhost');
+    const page = await rig.open(`${local}/reveal.html?early`);
     await page.click('#eye');
     expect(await page.$eval('#pw', (el) => (el as HTMLInputElement).type)).toBe('text');
+    const swapped = await rig.open(`${local}/swap.html?early`);
+    await swapped.click('section button');
+    await swapped.click('#app button');
+    expect(await swapped.$eval('[aria-label="Pass shown"]', (el) => (el as HTMLInputElement).value)).toBe('hunter22');
+    expect(await swapped.$eval('[aria-label="Secret shown"]', (el) => (el as HTMLInputElement).value)).toBe('tiger77');
     try {
       await shareOnly('reveal.html?early');
       await checkRevealed();
     } finally {
       await closeShared(page);
     }
+    try {
+      await shareOnly('swap.html?early');
+      await checkSwapped();
+    } finally {
+      await closeShared(swapped);
+    }
   });
+
+  /** The fields that took the passwords' places, as the agent finds them: redacted. */
+  async function checkSwapped(): Promise<void> {
+    const snap = await call(client, 'snapshot');
+    expect(snap.isError, snap.text).toBe(false);
+    expect(snap.text).not.toMatch(/hunter22|tiger77/);
+    expect(snap.text).toMatch(/textbox "Pass shown" \[[^\]]*redacted/);
+    expect(snap.text).toMatch(/textbox "Secret shown" \[[^\]]*redacted/);
+    for (const selector of ['[aria-label="Pass shown"]', '[aria-label="Secret shown"]']) {
+      const r = await call(client, 'extract', { selector, what: 'value' });
+      expect(r.error?.code, `${selector}: ${r.text}`).toBe('permission_denied');
+    }
+  }
 
   /** The revealed fields, as the agent finds them: redacted. */
   async function checkRevealed(): Promise<void> {

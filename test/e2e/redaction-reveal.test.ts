@@ -80,6 +80,71 @@ describe.each(BROWSERS)('secret fields a page reveals, in %s', (kind) => {
     expect(rows.text).not.toMatch(LEAK);
   });
 
+  /** The secrets of swap.html, and what the agent types into its password fields. */
+  const SWAPPED = /hunter22|shadow99|tiger77|sesame42|opensez1/;
+
+  /** Calls a tool and checks nothing of the swapped secrets is anywhere in its result. */
+  const clean = async (name: string, args: Record<string, unknown> = {}) => {
+    const r = await t.tool(name, args);
+    expect(r.isError, `${name}: ${r.text}`).toBe(false);
+    expect(JSON.stringify(r), name).not.toMatch(SWAPPED);
+    return r;
+  };
+
+  /** The handle the snapshot `text` gives the element of `role` named `name`. */
+  const handleIn = (text: string, role: string, name: string): string => {
+    const m = new RegExp(`${role} "${name}"[^\\n]*?@(\\S+)`).exec(text);
+    if (!m) throw new Error(`no ${role} "${name}" in ${text}`);
+    return m[1]!;
+  };
+
+  it('a "show password" button that replaces the field with a text field (the trial): the new field is secret in the click\'s changes and every later read', async () => {
+    await t.load('swap.html');
+    await clean('snapshot');
+    const click = await clean('click', { selector: 'section button' });
+    expect(await inPage(t.page, () => (document.querySelector('[aria-label="Pass shown"]') as HTMLInputElement).value)).toBe('hunter22');
+    expect(click.text).toMatch(/textbox "Pass shown" \[[^\]]*redacted/);
+    const snap = await clean('snapshot');
+    expect(snap.text).toMatch(/textbox "Pass shown" \[[^\]]*redacted/);
+    const r = await t.tool('extract', { selector: '[aria-label="Pass shown"]', what: 'value' });
+    expect(r.error?.code, r.text).toBe('permission_denied');
+    expect((await t.tool('wait_for', { text: 'hunter22', timeout_ms: 500 })).error?.code).toBe('timeout');
+    await clean('extract', { selector: 'section', what: 'property', name: 'outerHTML' });
+  });
+
+  it('a value typed into the password field, then shown by replacing the field, stays secret', async () => {
+    await t.load('swap.html');
+    await clean('type', { selector: '#pw', text: 'sesame42', clear: true });
+    await clean('click', { selector: 'section button' });
+    expect(await inPage(t.page, () => (document.querySelector('[aria-label="Pass shown"]') as HTMLInputElement).value)).toBe('sesame42');
+    expect((await clean('snapshot')).text).toMatch(/textbox "Pass shown" \[[^\]]*redacted/);
+  });
+
+  it('a field replaced inside a shadow root, in a new wrapper, is secret', async () => {
+    await t.load('swap.html');
+    const before = await clean('snapshot');
+    await clean('click', { handle: handleIn(before.text, 'button', 'Show shadow') });
+    expect(await inPage(t.page, () => (document.getElementById('host')!.shadowRoot!.querySelector('input') as HTMLInputElement).value)).toBe('shadow99');
+    expect((await clean('snapshot')).text).toMatch(/textbox "Shadow shown" \[[^\]]*redacted/);
+  });
+
+  it('a form re-rendered whole from its state (React-style) keeps the password secret in its text field, and over-redacts the form\'s other text fields', async () => {
+    await t.load('swap.html');
+    const before = await clean('snapshot');
+    expect(before.text).toContain('value="ann"');
+    await clean('type', { handle: handleIn(before.text, 'textbox', 'Secret'), text: 'opensez1', clear: true });
+    await clean('click', { selector: '#app button' });
+    expect(await inPage(t.page, () => (document.querySelector('[aria-label="Secret shown"]') as HTMLInputElement).value)).toBe('opensez1');
+    const snap = await clean('snapshot');
+    expect(snap.text).toMatch(/textbox "Secret shown" \[[^\]]*redacted/);
+    // The documented over-redaction: the user name was re-rendered in the same step.
+    expect(snap.text).toMatch(/textbox "User" \[[^\]]*redacted/);
+    // Hidden and shown again: each render's fields inherit from the last.
+    await clean('click', { selector: '#app button' });
+    await clean('click', { selector: '#app button' });
+    expect((await clean('snapshot')).text).toMatch(/textbox "Secret shown" \[[^\]]*redacted/);
+  });
+
   it('card fields known only by name or id are secret; other names are not (modern era)', async () => {
     await t.load('reveal.html');
     const snap = await t.tool('snapshot', {}, t.modern);
