@@ -1,6 +1,7 @@
 // A quick probe of warm snapshots (`npx tsx bench/warm-probe.ts [elements] [rounds]`): in one plain headless Chromium
 // (no extension: bench/inpage.ts is added to the page), per round in alternation the floor, the floor right after one
-// row changed, a warm whole reading of the unchanged page and one right after a row changed; prints medians.
+// row changed, a warm whole reading of the unchanged page and one right after a row changed (its text and class, then
+// each alone); prints medians. ORIEL_PROBE_BROWSER=firefox: the same in Firefox.
 // For comparing changes to the walker while other work loads the machine (compare numbers of one run only).
 import http from 'node:http';
 import puppeteer from 'puppeteer-core';
@@ -30,7 +31,7 @@ try {
   await tab.goto(url, { waitUntil: 'load' });
   await tab.addScriptTag({ content: await bundleInPage() });
   const api = await tab.evaluateHandle(() => (window as unknown as { __orielBench: BenchApi }).__orielBench);
-  const t = { floor: [] as number[], floorRow: [] as number[], unchanged: [] as number[], row: [] as number[] };
+  const t = { floor: [] as number[], floorRow: [] as number[], unchanged: [] as number[], row: [] as number[], rowText: [] as number[], rowClass: [] as number[] };
   for (let i = 0; i < rounds + 2; i++) {
     // The untimed last reading takes in the floor's row change, so the next round's first reading sees one change.
     const r = await api.evaluate((b) => {
@@ -39,13 +40,17 @@ try {
       const floor = b.floor(false).ms;
       const floorRow = b.floorRow().ms;
       b.warm(false, 'none');
-      return { row, unchanged, floor, floorRow };
+      const rowText = b.warm(false, 'row-text').ms;
+      const rowClass = b.warm(false, 'row-class').ms;
+      return { row, unchanged, floor, floorRow, rowText, rowClass };
     });
     if (i < 2) continue;
     t.floor.push(r.floor);
     t.floorRow.push(r.floorRow);
     t.unchanged.push(r.unchanged);
     t.row.push(r.row);
+    t.rowText.push(r.rowText);
+    t.rowClass.push(r.rowClass);
   }
   const same = await api.evaluate((b) => b.warm(false, 'row', true).text === b.warm(true, 'none', true).text);
   const f = median(t.floor);
@@ -55,6 +60,7 @@ try {
     `${browserName}, ${page.elements} elements, ${rounds} rounds, medians:\n` +
     `floor ${f.toFixed(1)} ms; floor after one changed row ${fr.toFixed(1)} ms\n` +
     `${out('warm unchanged', t.unchanged)}\n${out('warm after one changed row', t.row)}\n` +
+    `${out('  of which only its text', t.rowText)}\n${out('  of which only its class (unstyled)', t.rowClass)}\n` +
     `warm outline after a row change equals a fresh one: ${same}\n`,
   );
 } finally {

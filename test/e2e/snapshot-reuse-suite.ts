@@ -121,7 +121,8 @@ async function apply(page: Page, step: Step, frameUrl: string): Promise<void> {
           const texts: Text[] = [];
           for (let t = walker.nextNode(); t; t = walker.nextNode()) if ((t as Text).data.trim()) texts.push(t as Text);
           const t = pick(texts, s.a);
-          if (t) t.data = `Changed ${n}`;
+          // Short text (its box often stays as it was: ../../extension/content/snapshot/text-moves.ts), or lines of it.
+          if (t) t.data = s.b < 0.6 ? `Changed ${n}` : `Changed ${n} `.repeat(40);
           return;
         }
         case 'value': {

@@ -1,10 +1,12 @@
 // Whether this document may have changed since a moment: two counters, one moved by DOM mutations (of the document and
 // of every shadow root a walk has entered, closed ones included), one also by whatever moves or repaints things without
 // a mutation (scrolling, resizing, loads, fonts, animations and transitions; pointer, focus and input events when the
-// page's style sheets select on what they change). Mutations that cannot restyle anything (below) leave the second alone.
+// page's style sheets select on what they change). Mutations that cannot restyle anything (below), and new text that
+// left its element's box where it was (./text-moves.ts, judged at the next look), leave the second alone.
 // Hit tests are reused while the second stands still (./geometry.ts); a reading reports a change when the first moved.
 
 import { shadowRootOf } from './dom.js';
+import { textKeptPlace } from './text-moves.js';
 
 let started = false;
 let mutations = 0;
@@ -23,7 +25,7 @@ const roots: Array<WeakRef<ShadowRoot>> = [];
 const MAX_ROOTS = 10_000;
 /** More shadow roots than MAX_ROOTS: some could not be observed again after a pause, so nothing is reused. */
 let overflow = false;
-const OPTIONS: MutationObserverInit = { subtree: true, childList: true, attributes: true, attributeOldValue: true, characterData: true };
+const OPTIONS: MutationObserverInit = { subtree: true, childList: true, attributes: true, attributeOldValue: true, characterData: true, characterDataOldValue: true };
 
 /** Events after which what is under a point, or what shows, may differ (listened to in the capture phase, passively). */
 const MOVING_EVENTS = [
@@ -57,14 +59,16 @@ export function valuesMove(): boolean {
 
 function bump(): void {
   generation++;
+  // Text changes noted before are judged against boxes of older generations: they would move it anyway.
+  pendingText = [];
 }
 
 function stateBump(): void {
-  if (sheets === undefined || sheets.state || sheets.form) generation++;
+  if (sheets === undefined || sheets.state || sheets.form) bump();
 }
 
 function valueBump(): void {
-  if (valuesMove()) generation++;
+  if (valuesMove()) bump();
 }
 
 /** A class token the sheets' text can name only as itself (an identifier that needs no CSS escape). */
@@ -81,6 +85,7 @@ function tokens(v: string | null): Set<string> {
  * everything at the next look anyway.
  */
 function neutral(r: MutationRecord): boolean {
+  if (r.type === 'characterData') return textChange(r);
   if (r.type !== 'attributes' || !sheets || r.attributeNamespace !== null) return false;
   const el = r.target as Element;
   if (shadowRootOf(el)) return false;
@@ -93,6 +98,32 @@ function neutral(r: MutationRecord): boolean {
     return true;
   }
   return (name.startsWith('data-') || name.startsWith('aria-')) && !sheets.css.includes(name);
+}
+
+/** Elements whose text changed since the last look, judged then (./text-moves.ts); at most MAX_PENDING_TEXT. */
+let pendingText: Element[] = [];
+const MAX_PENDING_TEXT = 50;
+const NOT_BLANK = /\S/;
+
+/**
+ * New data of a text node that had text and still has (so no `:empty` changed, and no line box came or went): its
+ * element is judged at the next look instead of moving the generation now.
+ */
+function textChange(r: MutationRecord): boolean {
+  const el = r.target.parentNode;
+  if (el?.nodeType !== Node.ELEMENT_NODE || !NOT_BLANK.test(r.oldValue ?? '') || !NOT_BLANK.test((r.target as Text).data)) return false;
+  if (pendingText.includes(el as Element)) return true;
+  if (pendingText.length >= MAX_PENDING_TEXT) return false;
+  pendingText.push(el as Element);
+  return true;
+}
+
+/** Judges the text changes since the last look: the generation moves unless each left its element's box in place. */
+function judgeText(): void {
+  if (!pendingText.length) return;
+  const els = pendingText;
+  pendingText = [];
+  if (!els.every((el) => textKeptPlace(el, generation))) generation++;
 }
 
 /**
@@ -121,7 +152,7 @@ function start(): void {
   observer = new MutationObserver((records) => {
     mutations++;
     if (records.every(neutral)) return;
-    generation++;
+    bump();
     observer!.disconnect();
     connected = false;
   });
@@ -141,7 +172,7 @@ function flush(): void {
   if (!records.length) return;
   mutations++;
   if (records.every(neutral)) return;
-  generation++;
+  bump();
   observer!.disconnect();
   connected = false;
 }
@@ -173,8 +204,9 @@ export function stillGeneration(): number | undefined {
   // The window scrolled in this task: its `scroll` event comes only with the next frame.
   if (scrollX !== lastScroll.x || scrollY !== lastScroll.y) {
     lastScroll = { x: scrollX, y: scrollY };
-    generation++;
+    bump();
   }
+  judgeText();
   const running = document.getAnimations?.().some((a) => a.playState === 'running') ?? false;
   return running || overflow ? undefined : generation;
 }

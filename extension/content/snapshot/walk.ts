@@ -12,6 +12,7 @@ import { controlStates, controlValue, description, linkUrl } from './fields.js';
 import { isSecretField, Redactor } from '../redaction.js';
 import { observeSecretFlips } from '../secret-watch.js';
 import { currentView, usability, type Clip, type View } from './geometry.js';
+import { noteTextBox } from './text-moves.js';
 import { currentSeq, look, MAX_MEMO_VISITED, noteControl, recall, store, watchShadow, newTape, type Deps, type Entry, type Memo, type Tape } from './reuse.js';
 
 /** Elements that never render content a person perceives. */
@@ -426,10 +427,15 @@ export class Walker {
   private node(n: Node, ctx: Ctx, out: Builder): void {
     if (n.nodeType === Node.TEXT_NODE) {
       this.visited++;
+      const data = (n as Text).data;
       if (ctx.visible && !ctx.mute) {
-        const data = (n as Text).data;
         out.text(data);
         if (NOT_BLANK.test(data)) this.chars += data.length;
+      }
+      // Where its element's box is, so that new text in it that moves nothing keeps the geometry read (./text-moves.ts).
+      const parent = n.parentNode;
+      if (this.view.generation !== undefined && parent?.nodeType === Node.ELEMENT_NODE && NOT_BLANK.test(data)) {
+        noteTextBox(parent as Element, this.cache.style(parent as Element).display, this.view.generation);
       }
     } else if (n.nodeType === Node.ELEMENT_NODE) {
       const el = n as Element;
