@@ -226,6 +226,32 @@ export function reuseSuite(kind: BrowserKind): void {
       await options.evaluate((v) => chrome.storage.local.set({ freshWalks: v }), on);
     }
 
+    it('sees controls that new text pushed under a cover, and those it did not move', { timeout: 60_000 }, async () => {
+      await s.load('reuse.html');
+      await freshWalks(false);
+      await s.page.bringToFront();
+      const before = body(await s.snapshot({ max_chars: 200_000 }));
+      // A block's text grows by lines: the controls after it move down into the band #cover lies over.
+      await s.page.evaluate(() => {
+        document.querySelector('#s1 p')!.firstChild!.textContent = 'Grown '.repeat(120);
+      });
+      const warm = body(await s.snapshot({ max_chars: 200_000 }));
+      await freshWalks(true);
+      const fresh = body(await s.snapshot({ max_chars: 200_000 }));
+      await freshWalks(false);
+      expect(fresh.match(/\bcovered\b/g)?.length ?? 0, 'the grown text moves some control under the cover').not.toBe(before.match(/\bcovered\b/g)?.length ?? 0);
+      expect(warm).toBe(fresh);
+      // Short text in the same block leaves its box, and every other box, where they were.
+      await s.page.evaluate(() => {
+        document.querySelector('#s1 p')!.firstChild!.textContent = 'Short ';
+      });
+      const warmShort = body(await s.snapshot({ max_chars: 200_000 }));
+      await freshWalks(true);
+      const freshShort = body(await s.snapshot({ max_chars: 200_000 }));
+      await freshWalks(false);
+      expect(warmShort).toBe(freshShort);
+    });
+
     it(`gives the same outline as a fresh walk after each of ${STEPS} random changes`, { timeout: 240_000 }, async () => {
       const seed = Number(process.env.ORIEL_REUSE_SEED) || Math.floor(Math.random() * 2 ** 31);
       const random = generator(seed);
