@@ -80,15 +80,17 @@ function tokens(v: string | null): Set<string> {
 
 /**
  * Whether a mutation cannot restyle or move anything: a `data-*` or `aria-*` attribute, or class tokens added or
- * removed, that no style sheet of the page names (neither browser's own style sheet selects on them), on an element
- * with no shadow root (whose sheets could select on its host, `:host([data-x])`). A new sheet naming them voids
- * everything at the next look anyway.
+ * removed, that no style sheet of the page names (neither browser's own style sheet selects on them; the sheets read
+ * are the document's and those of the shadow roots walks entered), on an element that hosts no shadow root and is no
+ * host's child (a shadow tree's sheets could select on them: `:host([data-x])`, `::slotted(.x)`). A new sheet naming
+ * them voids everything at the next look anyway.
  */
 function neutral(r: MutationRecord): boolean {
   if (r.type === 'characterData') return textChange(r);
   if (r.type !== 'attributes' || !sheets || r.attributeNamespace !== null) return false;
   const el = r.target as Element;
-  if (shadowRootOf(el)) return false;
+  const parent = el.parentElement;
+  if (shadowRootOf(el) || (parent && shadowRootOf(parent))) return false;
   const name = r.attributeName ?? '';
   if (name === 'class') {
     if (sheets.css.includes('[class') || sheets.css.includes('attr(class')) return false;
