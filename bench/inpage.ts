@@ -52,6 +52,19 @@ function floor(afterChange = false): FloorRun {
   return { ms: performance.now() - t0 + (shown < 0 ? 1 : 0), elements };
 }
 
+/**
+ * The floor right after the same change `warm(…, 'row')` makes (untimed): the browser's own style and layout work for
+ * that change falls in the timed pass, as it does in a warm reading after it. The layout is flushed by one box read.
+ */
+function floorRow(): FloorRun {
+  changeRow();
+  const t0 = performance.now();
+  document.body.getBoundingClientRect();
+  const style = performance.now() - t0;
+  const run = floor();
+  return { ms: run.ms + style, elements: run.elements };
+}
+
 export interface OrielRun {
   /** Walker only (DOM → tree). */
   walkMs: number;
@@ -114,24 +127,26 @@ let rowChanges = 0;
 
 /**
  * Changes one row of the page as an update would: the text and a class of one section's paragraph, in the middle of
- * the page (bench/pages.ts sections), another each time.
+ * the page (bench/pages.ts sections), another each time. `part` limits it to the text or to the class (a class no
+ * style sheet of the page names).
  */
-function changeRow(): void {
+function changeRow(part: 'both' | 'text' | 'class' = 'both'): void {
   const cards = document.querySelectorAll('section.card');
   const card = cards[(Math.floor(cards.length / 2) + rowChanges++) % cards.length];
   const p = card?.querySelector('p');
   if (!p) throw new Error('no section paragraph to change');
-  p.classList.toggle('bench-changed');
-  p.firstChild!.textContent = `Changed ${rowChanges} `;
+  if (part !== 'text') p.classList.toggle('bench-changed');
+  if (part !== 'class') p.firstChild!.textContent = `Changed ${rowChanges} `;
 }
 
 /**
- * A whole reading (walk and lines) of the page as it is (`change: 'none'`) or right after one row changed (`'row'`),
+ * A whole reading (walk and lines) of the page as it is (`change: 'none'`) or right after one row changed (`'row'`;
+ * `'row-text'`, `'row-class'`: only its text, only its class),
  * reusing the readings of earlier walks (`fresh` false) or reading every element afresh (`fresh` true), timed in the
  * page. The row change itself is not timed, but the browser's style and layout work it causes is (as for the floor).
  */
-function warm(fresh: boolean, change: 'none' | 'row', withText = false): WarmRun {
-  if (change === 'row') changeRow();
+function warm(fresh: boolean, change: 'none' | 'row' | 'row-text' | 'row-class', withText = false): WarmRun {
+  if (change !== 'none') changeRow(change === 'row' ? 'both' : change === 'row-text' ? 'text' : 'class');
   const flags = fresh ? FRESH : FLAGS;
   const t0 = performance.now();
   const r = startReading(flags, registry, document.documentElement).read(Number.MAX_SAFE_INTEGER, undefined);
@@ -141,6 +156,6 @@ function warm(fresh: boolean, change: 'none' | 'row', withText = false): WarmRun
   return run;
 }
 
-const api = { floor, oriel, reading, warm, visibleInteractive, elementCount: () => document.getElementsByTagName('*').length };
+const api = { floor, floorRow, oriel, reading, warm, visibleInteractive, elementCount: () => document.getElementsByTagName('*').length };
 export type BenchApi = typeof api;
 (globalThis as unknown as { __orielBench: BenchApi }).__orielBench = api;

@@ -1,6 +1,7 @@
 // The randomized reuse test (docs/architecture.md, "Warm snapshots"): a page over real HTTP in a shared tab is changed
-// step by step from a seed — inserts, removals, attributes, classes, inline styles, text, form values and checkedness,
-// scrolling, shadow roots, frames, style sheet rules, focus — and after each step the warm snapshot (reusing what
+// step by step from a seed — inserts, removals, attributes (`data-*` and `aria-*` ones among them), classes (some no
+// sheet names), inline styles, text, form values and checkedness, scrolling, shadow roots, frames, style sheet rules
+// (user-action pseudo-classes among them), focus, and real pointer moves and clicks — and after each step the warm snapshot (reusing what
 // earlier walks read) must equal a snapshot read afresh, through the real chain in one browser per file. The fresh one
 // is asked for through the extension's private diagnostic switch (`freshWalks` in its local storage), which only the
 // extension's own pages can set. ORIEL_REUSE_SEED=<n> replays a run; ORIEL_REUSE_STEPS=<n> sets its length.
@@ -26,10 +27,31 @@ function generator(seed: number): () => number {
 /** What one step does, decided test-side from the seed and applied in the page (all of it plain DOM/CSSOM calls). */
 type Step = { op: string; a: number; b: number; c: number };
 
-const OPS = ['insert', 'remove', 'attribute', 'class', 'style', 'text', 'value', 'checked', 'select', 'scroll', 'shadow', 'frame', 'sheet', 'focus'];
+const OPS = ['insert', 'remove', 'attribute', 'class', 'style', 'text', 'value', 'checked', 'select', 'scroll', 'shadow', 'frame', 'sheet', 'focus', 'hover', 'click'];
+
+/**
+ * A real pointer move to, or click at, the centre of an element the step picks (a checkbox, a button, a label, a
+ * paragraph …: nothing that navigates), through the browser's input pipeline: hover, active and focus states change
+ * with no DOM mutation, and a click ticks a checkbox.
+ */
+async function pointer(page: Page, step: Step): Promise<void> {
+  const at = await page.evaluate((s: Step) => {
+    const pick = <T,>(list: ArrayLike<T>, r: number): T | undefined => (list.length ? list[Math.floor(r * list.length)] : undefined);
+    const el = pick(Array.from(document.querySelectorAll('#root input[type="checkbox"], #root button, #root label, #root p, #root h2, #root .pointer, #root .cover')), s.a);
+    const r = el?.getBoundingClientRect();
+    const x = r ? r.left + r.width / 2 : s.b * innerWidth;
+    const y = r ? r.top + r.height / 2 : s.c * innerHeight;
+    // Outside the viewport: a click is left out (a point met by chance could be a link), a move goes to a point in it.
+    return x > 0 && y > 0 && x < innerWidth && y < innerHeight ? { x, y } : s.op === 'click' ? null : { x: Math.floor(s.b * innerWidth), y: Math.floor(s.c * innerHeight) };
+  }, step);
+  if (!at) return;
+  if (step.op === 'click') await page.mouse.click(at.x, at.y);
+  else await page.mouse.move(at.x, at.y);
+}
 
 /** Applies a step in the page; resolves once what it started has settled (a frame has loaded). */
 async function apply(page: Page, step: Step, frameUrl: string): Promise<void> {
+  if (step.op === 'hover' || step.op === 'click') return pointer(page, step);
   await page.evaluate(
     async (s: Step, frameUrl: string) => {
       const root = document.getElementById('root')!;
@@ -52,6 +74,7 @@ async function apply(page: Page, step: Step, frameUrl: string): Promise<void> {
             `<label for="t${n}">Field ${n}</label><input id="t${n}" type="text" value="v${n}">`,
             `<div class="flag">Flag ${n}</div>`,
             `<span id="s2name">Renamed ${n}</span>`,
+            `<div class="cover">Cover ${n}</div>`,
           ];
           const t = document.createElement('template');
           t.innerHTML = pick(kinds, s.b)!;
@@ -71,6 +94,8 @@ async function apply(page: Page, step: Step, frameUrl: string): Promise<void> {
             ['aria-label', `Label ${n}`], ['aria-label', null], ['hidden', ''], ['hidden', null], ['aria-hidden', 'true'], ['aria-hidden', null],
             ['title', `Title ${n}`], ['role', 'button'], ['role', null], ['tabindex', '0'], ['tabindex', null], ['disabled', ''], ['disabled', null],
             ['aria-expanded', 'true'], ['id', 's2name'], ['id', `i${n}`], ['aria-labelledby', 's2name'], ['draggable', 'true'], ['inert', ''], ['inert', null],
+            // `data-n` no sheet names; `data-flag` one sheet rule may hide.
+            ['data-n', String(n)], ['data-n', null], ['data-flag', ''], ['data-flag', null],
           ];
           const [name, value] = pick(attrs, s.b)!;
           if (value === null) el.removeAttribute(name);
@@ -79,7 +104,8 @@ async function apply(page: Page, step: Step, frameUrl: string): Promise<void> {
         }
         case 'class': {
           const el = pick(everywhere(), s.a);
-          el?.classList.toggle(pick(['hide', 'ghost', 'pointer', 'clip', 'big', 'flag', 'mark', 'kid', 'sib'], s.b)!);
+          // `plain` and `changed` no sheet names.
+          el?.classList.toggle(pick(['hide', 'ghost', 'pointer', 'clip', 'big', 'flag', 'mark', 'kid', 'sib', 'plain', 'changed'], s.b)!);
           return;
         }
         case 'style': {
@@ -95,7 +121,8 @@ async function apply(page: Page, step: Step, frameUrl: string): Promise<void> {
           const texts: Text[] = [];
           for (let t = walker.nextNode(); t; t = walker.nextNode()) if ((t as Text).data.trim()) texts.push(t as Text);
           const t = pick(texts, s.a);
-          if (t) t.data = `Changed ${n}`;
+          // Short text (its box often stays as it was: ../../extension/content/snapshot/text-moves.ts), or lines of it.
+          if (t) t.data = s.b < 0.6 ? `Changed ${n}` : `Changed ${n} `.repeat(40);
           return;
         }
         case 'value': {
@@ -155,7 +182,10 @@ async function apply(page: Page, step: Step, frameUrl: string): Promise<void> {
         }
         case 'sheet': {
           const sheet = (document.getElementById('sheet') as HTMLStyleElement).sheet!;
-          const rules: string[] = ['.box h2 { display: none; }', '.box li { visibility: hidden; }', 'button { opacity: 0; }', 'a { cursor: pointer; }', '#s3 { display: none; }'];
+          const rules: string[] = [
+            '.box h2 { display: none; }', '.box li { visibility: hidden; }', 'button { opacity: 0; }', 'a { cursor: pointer; }', '#s3 { display: none; }',
+            '[data-flag] { display: none; }', '.box:hover li { visibility: hidden; }', ':focus + * { display: none; }', '.changed { font-size: 40px; }',
+          ];
           if (s.b < 0.5 && sheet.cssRules.length > 12) sheet.deleteRule(sheet.cssRules.length - 1);
           else if (s.b < 0.8) sheet.insertRule(pick(rules, s.a)!, sheet.cssRules.length);
           else {
@@ -195,6 +225,32 @@ export function reuseSuite(kind: BrowserKind): void {
       options ??= await s.rig.options();
       await options.evaluate((v) => chrome.storage.local.set({ freshWalks: v }), on);
     }
+
+    it('sees controls that new text pushed under a cover, and those it did not move', { timeout: 60_000 }, async () => {
+      await s.load('reuse.html');
+      await freshWalks(false);
+      await s.page.bringToFront();
+      const before = body(await s.snapshot({ max_chars: 200_000 }));
+      // A block's text grows by lines: the controls after it move down into the band #cover lies over.
+      await s.page.evaluate(() => {
+        document.querySelector('#s1 p')!.firstChild!.textContent = 'Grown '.repeat(120);
+      });
+      const warm = body(await s.snapshot({ max_chars: 200_000 }));
+      await freshWalks(true);
+      const fresh = body(await s.snapshot({ max_chars: 200_000 }));
+      await freshWalks(false);
+      expect(fresh.match(/\bcovered\b/g)?.length ?? 0, 'the grown text moves some control under the cover').not.toBe(before.match(/\bcovered\b/g)?.length ?? 0);
+      expect(warm).toBe(fresh);
+      // Short text in the same block leaves its box, and every other box, where they were.
+      await s.page.evaluate(() => {
+        document.querySelector('#s1 p')!.firstChild!.textContent = 'Short ';
+      });
+      const warmShort = body(await s.snapshot({ max_chars: 200_000 }));
+      await freshWalks(true);
+      const freshShort = body(await s.snapshot({ max_chars: 200_000 }));
+      await freshWalks(false);
+      expect(warmShort).toBe(freshShort);
+    });
 
     it(`gives the same outline as a fresh walk after each of ${STEPS} random changes`, { timeout: 240_000 }, async () => {
       const seed = Number(process.env.ORIEL_REUSE_SEED) || Math.floor(Math.random() * 2 ** 31);

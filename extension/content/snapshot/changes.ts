@@ -1,7 +1,12 @@
 // Whether this document may have changed since a moment: two counters, one moved by DOM mutations (of the document and
 // of every shadow root a walk has entered, closed ones included), one also by whatever moves or repaints things without
-// a mutation (scrolling, resizing, loads, fonts, animations and transitions, pointer, focus and input events).
+// a mutation (scrolling, resizing, loads, fonts, animations and transitions; pointer, focus and input events when the
+// page's style sheets select on what they change). Mutations that cannot restyle anything (below), and new text that
+// left its element's box where it was (./text-moves.ts, judged at the next look), leave the second alone.
 // Hit tests are reused while the second stands still (./geometry.ts); a reading reports a change when the first moved.
+
+import { shadowRootOf } from './dom.js';
+import { textKeptPlace } from './text-moves.js';
 
 let started = false;
 let mutations = 0;
@@ -13,22 +18,114 @@ let observer: MutationObserver | undefined;
  */
 let connected = false;
 const watched = new WeakSet<Node>();
+/** The window's scroll offsets at the last look. */
+let lastScroll = { x: 0, y: 0 };
 /** Shadow roots watched so far, to observe again after a pause (weakly held: removed components are let go). */
 const roots: Array<WeakRef<ShadowRoot>> = [];
 const MAX_ROOTS = 10_000;
 /** More shadow roots than MAX_ROOTS: some could not be observed again after a pause, so nothing is reused. */
 let overflow = false;
-const OPTIONS: MutationObserverInit = { subtree: true, childList: true, attributes: true, characterData: true };
+const OPTIONS: MutationObserverInit = { subtree: true, childList: true, attributes: true, attributeOldValue: true, characterData: true, characterDataOldValue: true };
 
 /** Events after which what is under a point, or what shows, may differ (listened to in the capture phase, passively). */
 const MOVING_EVENTS = [
   'scroll', 'resize', 'load', 'error', 'transitionrun', 'transitionend', 'transitioncancel', 'animationstart', 'animationend',
-  'animationcancel', 'pointerover', 'pointerout', 'pointerdown', 'pointerup', 'click', 'keydown', 'focusin', 'focusout',
-  'input', 'change', 'toggle', 'fullscreenchange',
+  'animationcancel', 'toggle', 'fullscreenchange',
 ];
+/**
+ * Events that change only user-action pseudo-class matches (`:hover`, `:active`, `:focus` …) and the state of form
+ * controls: they can move or hide something only through style sheets that select on those (what they do otherwise,
+ * a page's handler does by mutations or scrolling, seen apart).
+ */
+const STATE_EVENTS = ['pointerover', 'pointerout', 'pointerdown', 'pointerup', 'click', 'keydown', 'focusin', 'focusout'];
+/** Events of a control's new value: it can resize the control (`field-sizing`) or restyle through form pseudo-classes. */
+const VALUE_EVENTS = ['input', 'change'];
+
+/**
+ * What the page's style sheets select on, as last read (./reuse.ts, at each look; a change of any sheet voids every
+ * reading there and moves the generation). Until a first look, everything is assumed.
+ */
+let sheets: { css: string; state: boolean; form: boolean; sizing: boolean } | undefined;
+
+/** Tells what the page's style sheets (their text, lower-cased) select on; called at each look. */
+export function noteSheets(css: string, state: boolean, form: boolean): void {
+  sheets = { css, state, form, sizing: css.includes('field-sizing') };
+}
+
+/** Whether a control's new value or checkedness can move or repaint other things (./reuse.ts compares them). */
+export function valuesMove(): boolean {
+  return sheets === undefined || sheets.form || sheets.sizing;
+}
 
 function bump(): void {
   generation++;
+  // Text changes noted before are judged against boxes of older generations: they would move it anyway.
+  pendingText = [];
+}
+
+function stateBump(): void {
+  if (sheets === undefined || sheets.state || sheets.form) bump();
+}
+
+function valueBump(): void {
+  if (valuesMove()) bump();
+}
+
+/** A class token the sheets' text can name only as itself (an identifier that needs no CSS escape). */
+const PLAIN_TOKEN = /^[a-z_][a-z0-9_-]*$/i;
+
+function tokens(v: string | null): Set<string> {
+  return new Set((v ?? '').split(/[ \t\n\f\r]+/).filter(Boolean));
+}
+
+/**
+ * Whether a mutation cannot restyle or move anything: a `data-*` or `aria-*` attribute, or class tokens added or
+ * removed, that no style sheet of the page names (neither browser's own style sheet selects on them; the sheets read
+ * are the document's and those of the shadow roots walks entered), on an element that hosts no shadow root and is no
+ * host's child (a shadow tree's sheets could select on them: `:host([data-x])`, `::slotted(.x)`). A new sheet naming
+ * them voids everything at the next look anyway.
+ */
+function neutral(r: MutationRecord): boolean {
+  if (r.type === 'characterData') return textChange(r);
+  if (r.type !== 'attributes' || !sheets || r.attributeNamespace !== null) return false;
+  const el = r.target as Element;
+  const parent = el.parentElement;
+  if (shadowRootOf(el) || (parent && shadowRootOf(parent))) return false;
+  const name = r.attributeName ?? '';
+  if (name === 'class') {
+    if (sheets.css.includes('[class') || sheets.css.includes('attr(class')) return false;
+    const before = tokens(r.oldValue), now = tokens(el.getAttribute('class'));
+    for (const t of before) if (!now.has(t) && (!PLAIN_TOKEN.test(t) || sheets.css.includes(t.toLowerCase()))) return false;
+    for (const t of now) if (!before.has(t) && (!PLAIN_TOKEN.test(t) || sheets.css.includes(t.toLowerCase()))) return false;
+    return true;
+  }
+  return (name.startsWith('data-') || name.startsWith('aria-')) && !sheets.css.includes(name);
+}
+
+/** Elements whose text changed since the last look, judged then (./text-moves.ts); at most MAX_PENDING_TEXT. */
+let pendingText: Element[] = [];
+const MAX_PENDING_TEXT = 50;
+const NOT_BLANK = /\S/;
+
+/**
+ * New data of a text node that had text and still has (so no `:empty` changed, and no line box came or went): its
+ * element is judged at the next look instead of moving the generation now.
+ */
+function textChange(r: MutationRecord): boolean {
+  const el = r.target.parentNode;
+  if (el?.nodeType !== Node.ELEMENT_NODE || !NOT_BLANK.test(r.oldValue ?? '') || !NOT_BLANK.test((r.target as Text).data)) return false;
+  if (pendingText.includes(el as Element)) return true;
+  if (pendingText.length >= MAX_PENDING_TEXT) return false;
+  pendingText.push(el as Element);
+  return true;
+}
+
+/** Judges the text changes since the last look: the generation moves unless each left its element's box in place. */
+function judgeText(): void {
+  if (!pendingText.length) return;
+  const els = pendingText;
+  pendingText = [];
+  if (!els.every((el) => textKeptPlace(el, generation))) generation++;
 }
 
 /**
@@ -54,14 +151,17 @@ function connect(): void {
 function start(): void {
   if (started) return connect();
   started = true;
-  observer = new MutationObserver(() => {
+  observer = new MutationObserver((records) => {
     mutations++;
-    generation++;
+    if (records.every(neutral)) return;
+    bump();
     observer!.disconnect();
     connected = false;
   });
   connect();
   for (const type of MOVING_EVENTS) addEventListener(type, bump, { capture: true, passive: true });
+  for (const type of STATE_EVENTS) addEventListener(type, stateBump, { capture: true, passive: true });
+  for (const type of VALUE_EVENTS) addEventListener(type, valueBump, { capture: true, passive: true });
   visualViewport?.addEventListener('resize', bump, { passive: true });
   visualViewport?.addEventListener('scroll', bump, { passive: true });
   document.fonts?.addEventListener?.('loadingdone', bump);
@@ -69,10 +169,14 @@ function start(): void {
 
 /** Folds in mutations not yet delivered to the observer (they happened in this task). */
 function flush(): void {
-  if (connected && observer!.takeRecords().length) {
-    mutations++;
-    generation++;
-  }
+  if (!connected) return;
+  const records = observer!.takeRecords();
+  if (!records.length) return;
+  mutations++;
+  if (records.every(neutral)) return;
+  bump();
+  observer!.disconnect();
+  connected = false;
 }
 
 /** Watches a shadow root the walk entered (its mutations do not reach the document's observer). */
@@ -99,6 +203,12 @@ export function mutationCount(): number {
 export function stillGeneration(): number | undefined {
   flush();
   start();
+  // The window scrolled in this task: its `scroll` event comes only with the next frame.
+  if (scrollX !== lastScroll.x || scrollY !== lastScroll.y) {
+    lastScroll = { x: scrollX, y: scrollY };
+    bump();
+  }
+  judgeText();
   const running = document.getAnimations?.().some((a) => a.playState === 'running') ?? false;
   return running || overflow ? undefined : generation;
 }

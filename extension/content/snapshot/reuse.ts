@@ -5,7 +5,7 @@ import type { SnapNode } from '../../../shared/snapshot/index.js';
 import type { Builder } from './builder.js';
 import type { Clip } from './geometry.js';
 import { computeRole } from './cache.js';
-import { moved } from './changes.js';
+import { moved, noteSheets, valuesMove } from './changes.js';
 
 /** One thing the walk did or read, in walk order (one log per walker; a memo is a slice of it). */
 export type Entry =
@@ -13,10 +13,13 @@ export type Entry =
   | { t: 'text'; b: Builder; d: string }
   | { t: 'break'; b: Builder }
   | { t: 'push'; b: Builder; n: SnapNode }
-  /** A box read in viewport coordinates (an overflow check). */
-  | { t: 'rect'; el: Element; r: DOMRect }
-  /** The usability states found for a control (./geometry.ts), with what they were computed from. */
-  | { t: 'use'; el: Element; transparent: boolean; clip: Clip | undefined; labels: boolean; states: string }
+  /** A box read in viewport coordinates (an overflow check), and the window's scroll offsets then. */
+  | { t: 'rect'; el: Element; r: DOMRect; sx: number; sy: number }
+  /**
+   * The usability states found for a control (./geometry.ts), with what they were computed from (the clip in viewport
+   * coordinates at the window's scroll offsets `sx`, `sy`).
+   */
+  | { t: 'use'; el: Element; transparent: boolean; clip: Clip | undefined; labels: boolean; states: string; sx: number; sy: number }
   /** A handle issued. */
   | { t: 'handle'; el: Element; h: string }
   ;
@@ -100,23 +103,38 @@ let checkedInTask = false;
 let hasSelector = false;
 /** The page's style sheets style by form state: a control's new value may restyle its ancestors' other content. */
 let formSelector = false;
+/**
+ * The page's style sheets select on user-action states (`:hover`, `:active`, `:focus` …): pointer, key and focus events
+ * may restyle anything. Without such rules those events change nothing the walk reads but the focused element.
+ */
+let stateSelector = true;
 let customStates = false;
 const controls = new Map<Element, string>();
 const shadowRoots: Array<WeakRef<ShadowRoot>> = [];
 const observedRoots = new WeakSet<Node>();
 
 const OPTIONS: MutationObserverInit = { subtree: true, childList: true, attributes: true, characterData: true };
-/** Events after which styles may differ with no DOM mutation (user-action pseudo-classes, transitions, `:target`). */
+/** Events after which styles may differ with no DOM mutation (transitions, `:target`, `:open`, drag states). */
 const STYLE_EVENTS = [
-  'pointerover', 'pointerout', 'pointerdown', 'pointerup', 'mouseover', 'mouseout', 'click', 'keydown', 'keyup', 'focusin', 'focusout',
   'toggle', 'fullscreenchange', 'transitionrun', 'transitionend', 'transitioncancel', 'animationstart', 'animationend', 'animationcancel',
   'resize', 'hashchange', 'popstate', 'dragstart', 'dragend', 'drop',
 ];
+/** Events after which only user-action pseudo-classes (and form states, compared apart) match differently. */
+const STATE_EVENTS = ['pointerover', 'pointerout', 'pointerdown', 'pointerup', 'mouseover', 'mouseout', 'click', 'keydown', 'keyup', 'focusin', 'focusout'];
 const ID_ATTRIBUTES = new Set(['id', 'for', 'name', 'list', 'form']);
+/**
+ * User-action pseudo-classes (https://drafts.csswg.org/selectors-4/#useraction-pseudos) and the engine-prefixed ones
+ * that follow interaction; matched on the sheets' lower-cased text, so any mention counts.
+ */
+const STATE_PSEUDO = /:(?:hover|active|focus|user-valid|user-invalid|-moz-focusring|-moz-ui-|-moz-drag-over|-webkit-drag)/;
 const FORM_PSEUDO = /:(?:valid|invalid|user-valid|user-invalid|placeholder-shown|indeterminate|default|in-range|out-of-range|autofill|blank|checked|required|optional)\b/;
 
 function dirty(): void {
   eventDirty = true;
+}
+
+function stateDirty(): void {
+  if (stateSelector) eventDirty = true;
 }
 
 function seq(): number {
@@ -146,6 +164,7 @@ function start(): void {
   });
   observe(document);
   for (const type of STYLE_EVENTS) addEventListener(type, dirty, { capture: true, passive: true });
+  for (const type of STATE_EVENTS) addEventListener(type, stateDirty, { capture: true, passive: true });
   visualViewport?.addEventListener('resize', dirty, { passive: true });
   matchMedia('(prefers-color-scheme: dark)').addEventListener('change', dirty);
   document.fonts?.addEventListener?.('loadingdone', dirty);
@@ -262,13 +281,22 @@ export function look(focused: Element | null): boolean {
     checkedInTask = true;
     queueMicrotask(() => (checkedInTask = false));
     const css = styleText();
-    hasSelector = css.includes(':has(');
+    const lower = css.toLowerCase();
+    hasSelector = lower.includes(':has(');
     // Custom states (`:state()`) change with no mutation and no event.
-    customStates = css.includes(':state(') || css.includes(':--');
-    formSelector = FORM_PSEUDO.test(css);
+    customStates = lower.includes(':state(') || lower.includes(':--');
+    formSelector = FORM_PSEUDO.test(lower);
+    const stateBefore = stateSelector;
+    stateSelector = STATE_PSEUDO.test(lower);
+    noteSheets(lower, stateSelector, formSelector);
     const key = [innerWidth, innerHeight, devicePixelRatio, document.designMode, location.href, document.baseURI, css].join('\u0001');
     takeRecords();
-    if (eventDirty || key !== lastKey || focused !== lastFocus || controls.size >= MAX_CONTROLS) voidAll();
+    if (eventDirty || key !== lastKey || controls.size >= MAX_CONTROLS) voidAll();
+    else if (focused !== lastFocus) {
+      // The focused element shows as such; with focus rules in the sheets (then `stateBefore`), anything may restyle.
+      if (stateBefore || stateSelector) voidAll();
+      else for (const f of [lastFocus, focused]) if (f?.isConnected && f !== document.body && f !== document.documentElement) changes.push(widen(f));
+    }
     eventDirty = false;
     lastKey = key;
     lastFocus = focused;
@@ -280,9 +308,12 @@ export function look(focused: Element | null): boolean {
       const now = controlState(el);
       if (now === state) continue;
       controls.set(el, now);
-      moved();
       if (formSelector) voidAll();
-      else changes.push(widen(el));
+      else {
+        // A new value moves nothing unless a control sizes to its content (`field-sizing`): ./changes.ts.
+        if (valuesMove()) moved();
+        changes.push(widen(el));
+      }
     }
     if (changes.length > MAX_CHANGES) voidAll();
   }

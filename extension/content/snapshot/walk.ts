@@ -12,6 +12,7 @@ import { controlStates, controlValue, description, linkUrl } from './fields.js';
 import { isSecretField, Redactor } from '../redaction.js';
 import { observeSecretFlips } from '../secret-watch.js';
 import { currentView, usability, type Clip, type View } from './geometry.js';
+import { noteTextBox } from './text-moves.js';
 import { currentSeq, look, MAX_MEMO_VISITED, noteControl, recall, store, watchShadow, newTape, type Deps, type Entry, type Memo, type Tape } from './reuse.js';
 
 /** Elements that never render content a person perceives. */
@@ -343,11 +344,14 @@ export class Walker {
 
   /**
    * Whether a memo's geometry still holds and its handles are still the ones the registry gives: boxes and usability
-   * states are read again unless nothing has moved since the memo began (./changes.ts generation).
+   * states are read again unless nothing has moved since the memo began (./changes.ts generation). Boxes are compared
+   * in document coordinates, so a scroll of the window alone moves none but fixed and sticky ones; a clip a control
+   * was judged by moves with the window's scroll (it is the box of an element of the same memo, compared just before).
    */
   private replayable(m: Memo): boolean {
     if (this.nodes + m.nodes >= this.flags.maxNodes) return false;
     const still = this.view.generation !== undefined && m.generation === this.view.generation;
+    const { scrollX: x, scrollY: y } = this.view;
     for (let i = m.start; i < m.end; i++) {
       const e = m.tape.log[i]!;
       if (e.t === 'handle') {
@@ -355,9 +359,11 @@ export class Walker {
       } else if (still) continue;
       else if (e.t === 'rect') {
         const r = e.el.getBoundingClientRect();
-        if (r.left !== e.r.left || r.top !== e.r.top || r.width !== e.r.width || r.height !== e.r.height) return false;
+        if (r.left + x !== e.r.left + e.sx || r.top + y !== e.r.top + e.sy || r.width !== e.r.width || r.height !== e.r.height) return false;
       } else if (e.t === 'use') {
-        const states = usability(e.el, this.cache, e.transparent, e.clip, this.view, e.labels ? () => this.labelsOf(e.el) : () => []);
+        const dx = e.sx - x, dy = e.sy - y;
+        const clip = e.clip && (dx || dy ? { left: e.clip.left + dx, top: e.clip.top + dy, right: e.clip.right + dx, bottom: e.clip.bottom + dy } : e.clip);
+        const states = usability(e.el, this.cache, e.transparent, clip, this.view, e.labels ? () => this.labelsOf(e.el) : () => []);
         if (states.join(' ') !== e.states) return false;
       }
     }
@@ -391,7 +397,7 @@ export class Walker {
   /** ./geometry.ts usability, recorded with what it was computed from. */
   private usable(el: Element, transparent: boolean, clip: Clip | undefined, labels: boolean, rect?: DOMRect): string[] {
     const states = usability(el, this.cache, transparent, clip, this.view, labels ? () => this.labelsOf(el) : () => [], rect);
-    this.log.push({ t: 'use', el, transparent, clip, labels, states: states.join(' ') });
+    this.log.push({ t: 'use', el, transparent, clip, labels, states: states.join(' '), sx: this.view.scrollX, sy: this.view.scrollY });
     return states;
   }
 
@@ -421,10 +427,15 @@ export class Walker {
   private node(n: Node, ctx: Ctx, out: Builder): void {
     if (n.nodeType === Node.TEXT_NODE) {
       this.visited++;
+      const data = (n as Text).data;
       if (ctx.visible && !ctx.mute) {
-        const data = (n as Text).data;
         out.text(data);
         if (NOT_BLANK.test(data)) this.chars += data.length;
+      }
+      // Where its element's box is, so that new text in it that moves nothing keeps the geometry read (./text-moves.ts).
+      const parent = n.parentNode;
+      if (this.view.generation !== undefined && parent?.nodeType === Node.ELEMENT_NODE && NOT_BLANK.test(data)) {
+        noteTextBox(parent as Element, this.cache.style(parent as Element).display, this.view.generation);
       }
     } else if (n.nodeType === Node.ELEMENT_NODE) {
       const el = n as Element;
@@ -521,7 +532,7 @@ export class Walker {
       const ox = style.overflowX, oy = style.overflowY;
       if (ox !== 'visible' || oy !== 'visible') {
         const r = (rect = el.getBoundingClientRect());
-        this.log.push({ t: 'rect', el, r });
+        this.log.push({ t: 'rect', el, r, sx: this.view.scrollX, sy: this.view.scrollY });
         // Zero-size boxes that clip their content show nothing.
         if ((r.width === 0 || r.height === 0) && ox !== 'visible' && oy !== 'visible') return;
         if (ox === 'hidden' || ox === 'clip' || oy === 'hidden' || oy === 'clip') {
