@@ -9,10 +9,8 @@ import type { Client } from '@modelcontextprotocol/client';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BROWSERS, FIXTURES, call, serveFixtures, until, type Rig } from './harness.js';
-import { closeSharedTab, openSharedTab, redirectRoute, type SharedTab } from './shared-tab.js';
+import { closeSharedTab, openSharedTab, redirectRoute, type SharedTab, type Site } from './shared-tab.js';
 import { answerPrompt, promptCards, waitForPrompt } from './consent-helpers.js';
-
-type Site = Awaited<ReturnType<typeof serveFixtures>>;
 
 /** One request a server heard: the Host it was sent to, its method and path. */
 interface Heard {
