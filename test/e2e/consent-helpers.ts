@@ -56,10 +56,13 @@ export async function promptCards(rig: Rig): Promise<PromptCard[]> {
   );
 }
 
-/** Waits until the popup shows no prompt (it re-renders when the background says prompts changed). */
-export async function noPrompts(rig: Rig): Promise<void> {
+/**
+ * Waits until the popup shows no prompt (it re-renders when the background says prompts changed); with `match`, no
+ * prompt matching it (others may stay, e.g. a concurrent case's prompt on another origin).
+ */
+export async function noPrompts(rig: Rig, match: PromptMatch = {}): Promise<void> {
   const popup = await rig.extensionPage('popup');
-  await popup.waitForSelector('article.prompt', { hidden: true, timeout: 10_000 });
+  await popup.waitForSelector(selectorOf(match), { hidden: true, timeout: 10_000 });
 }
 
 /** Waits until the popup shows a prompt matching `match`; returns it. */

@@ -8,10 +8,9 @@ import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BROWSERS, FIXTURES, call, launchRig, serveFixtures, until, type Rig } from './harness.js';
+import { BROWSERS, FIXTURES, call, serveFixtures, until, type Rig } from './harness.js';
+import { closeSharedTab, openSharedTab, redirectRoute, type SharedTab, type Site } from './shared-tab.js';
 import { answerPrompt, promptCards, waitForPrompt } from './consent-helpers.js';
-
-type Site = Awaited<ReturnType<typeof serveFixtures>>;
 
 /** One request a server heard: the Host it was sent to, its method and path. */
 interface Heard {
@@ -46,22 +45,20 @@ describe.each(BROWSERS)('navigation consent in %s', (kind) => {
   };
   const sessionUrl = async () => ((await call(agent, 'list_sessions')).structured.sessions as Array<{ id: string; url: string }>).find((s) => s.id === session)?.url;
 
+  let tab: SharedTab | undefined;
   beforeAll(async () => {
-    const redirect = (req: http.IncomingMessage, res: http.ServerResponse) => {
-      res.writeHead(302, { location: new URL(req.url ?? '/', 'http://x').searchParams.get('to') ?? '/' }).end();
-    };
-    one = await serveFixtures(path.join(FIXTURES, 'consent'), { '/land.html': land, '/redirect': redirect });
     two = await serveFixtures(path.join(FIXTURES, 'consent'), { '/land.html': land });
-    rig = await launchRig(kind);
-    agent = await rig.client('legacy', 'nav-agent');
-    page = await rig.open(`${A()}/links.html?start`);
-    await rig.share('links.html?start');
-    session = await until(async () => ((await call(agent, 'list_sessions')).structured.sessions as Array<{ id: string }>)[0]?.id, 20_000, 'the shared tab to become a session');
+    ({ rig, site: one, client: agent, page, session } = tab = await openSharedTab(kind, {
+      dir: path.join(FIXTURES, 'consent'),
+      routes: { '/land.html': land, '/redirect': redirectRoute },
+      era: 'legacy',
+      name: 'nav-agent',
+      path: 'links.html?start',
+    }));
     await page.bringToFront();
   });
   afterAll(async () => {
-    await rig?.close();
-    await one?.close();
+    await closeSharedTab(tab);
     await two?.close();
   });
 

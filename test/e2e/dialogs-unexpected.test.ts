@@ -5,7 +5,8 @@
 import type { Client } from '@modelcontextprotocol/client';
 import type { Dialog, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BROWSERS, call, FIXTURES, launchRig, serveFixtures, until, type Rig, type ToolCall } from './harness.js';
+import { BROWSERS, call, until, type Rig, type ToolCall } from './harness.js';
+import { closeSharedTab, openSharedTab, type SharedTab } from './shared-tab.js';
 import { textOf } from './actions-setup.js';
 
 /** The ways a page asks before it is left (test/fixtures/dialogs/editor.html). */
@@ -49,21 +50,11 @@ describe.each(BROWSERS)('unexpected dialogs in %s', (kind) => {
     return r;
   };
 
+  let tab: SharedTab | undefined;
   beforeAll(async () => {
-    site = await serveFixtures(FIXTURES);
-    rig = await launchRig(kind);
-    client = await rig.client('modern', 'dialogs');
-    page = await rig.open(`${site.url}/dialogs/plain.html?shared`);
-    await rig.share('plain.html?shared');
-    session = await until(async () => {
-      const r = await call(client, 'list_sessions');
-      return (r.structured.sessions as Array<{ id: string }> | undefined)?.[0]?.id;
-    }, 20_000, 'the shared tab to become a session');
+    ({ rig, site, client, page, session } = tab = await openSharedTab(kind, { era: 'modern', name: 'dialogs', path: 'dialogs/plain.html?shared' }));
   });
-  afterAll(async () => {
-    await rig?.close();
-    await site?.close();
-  });
+  afterAll(() => closeSharedTab(tab));
 
   it('answers an unexpected prompt, confirm and alert by the tab\'s dialog_policy, and a call\'s own dialog first', async () => {
     await load('prompts.html');

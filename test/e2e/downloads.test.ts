@@ -7,7 +7,8 @@ import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BROWSERS, call, FIXTURES, launchRig, serveFixtures, until, type Rig, type ToolCall } from './harness.js';
+import { BROWSERS, call, serveFixtures, until, type Rig, type ToolCall } from './harness.js';
+import { closeSharedTab, openSharedTab, type SharedTab } from './shared-tab.js';
 import { makePdf } from '../support/make-pdf.js';
 
 const CSV = 'date,amount\n2026-01-01,12.50\n2026-01-02,7.25\n';
@@ -48,8 +49,9 @@ describe.each(BROWSERS)('downloads in %s', (kind) => {
   };
   const agentFiles = () => (existsSync(path.join(rig.downloads, 'agents')) ? readdirSync(path.join(rig.downloads, 'agents')).filter((f) => !f.endsWith('.part') && !f.endsWith('.crdownload')).sort() : []);
 
+  let tab: SharedTab | undefined;
   beforeAll(async () => {
-    site = await serveFixtures(FIXTURES, {
+    const routes: Parameters<typeof serveFixtures>[1] = {
       '/files/report.csv': (_req, res) => res.writeHead(200, { 'content-type': 'text/csv', 'content-disposition': 'attachment; filename="report.csv"' }).end(CSV),
       // A statement only the signed-in person may fetch: the cookie /login sets.
       '/login': (_req, res) => res.writeHead(200, { 'content-type': 'text/html', 'set-cookie': 'signed_in=yes; Path=/; SameSite=Lax' }).end('<!doctype html><title>Signed in</title><p>Signed in.'),
@@ -58,20 +60,10 @@ describe.each(BROWSERS)('downloads in %s', (kind) => {
         res.writeHead(200, { 'content-type': 'application/pdf', 'cache-control': 'no-store' }).end(STATEMENT);
       },
       '/files/invoice.pdf': (_req, res) => res.writeHead(200, { 'content-type': 'application/pdf', 'content-disposition': 'attachment; filename="invoice.pdf"' }).end(PDF),
-    });
-    rig = await launchRig(kind, { profileDownloads: true });
-    client = await rig.client('modern', 'downloads');
-    page = await rig.open(`${site.url}/downloads/page.html?shared`);
-    await rig.share('page.html?shared');
-    session = await until(async () => {
-      const r = await call(client, 'list_sessions');
-      return (r.structured.sessions as Array<{ id: string }> | undefined)?.[0]?.id;
-    }, 20_000, 'the shared tab to become a session');
+    };
+    ({ rig, site, client, page, session } = tab = await openSharedTab(kind, { routes, rig: { profileDownloads: true }, era: 'modern', name: 'downloads', path: 'downloads/page.html?shared' }));
   });
-  afterAll(async () => {
-    await rig?.close();
-    await site?.close();
-  });
+  afterAll(() => closeSharedTab(tab));
 
   it('reports a download with no folder chosen, and saves nothing for agents', async () => {
     const d = await startedBy('#csv', /^report/);

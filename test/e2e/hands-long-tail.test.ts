@@ -4,7 +4,8 @@
 import type { Client } from '@modelcontextprotocol/client';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BROWSERS, call, FIXTURES, handleOf, launchRig, serveFixtures, until, type Rig, type ToolCall } from './harness.js';
+import { BROWSERS, call, handleOf, until, type Rig, type ToolCall } from './harness.js';
+import { closeSharedTab, openSharedTab, type SharedTab } from './shared-tab.js';
 import { inPage, textOf } from './actions-setup.js';
 
 describe.each(BROWSERS)('the long tail of hands in %s', (kind) => {
@@ -31,22 +32,11 @@ describe.each(BROWSERS)('the long tail of hands in %s', (kind) => {
     return r;
   };
 
+  let tab: SharedTab | undefined;
   beforeAll(async () => {
-    site = await serveFixtures(FIXTURES);
-    rig = await launchRig(kind);
-    client = await rig.client('modern', 'long-tail');
-    page = await rig.open(`${site.url}/hands/keys.html?shared`);
-    await page.setViewport({ width: 1000, height: 700 });
-    await rig.share('keys.html?shared');
-    session = await until(async () => {
-      const r = await call(client, 'list_sessions');
-      return (r.structured.sessions as Array<{ id: string }> | undefined)?.[0]?.id;
-    }, 20_000, 'the shared tab to become a session');
+    ({ rig, site, client, page, session } = tab = await openSharedTab(kind, { era: 'modern', name: 'long-tail', path: 'hands/keys.html?shared', viewport: { width: 1000, height: 700 } }));
   });
-  afterAll(async () => {
-    await rig?.close();
-    await site?.close();
-  });
+  afterAll(() => closeSharedTab(tab));
 
   it('double-clicks, right-clicks and middle-clicks with the events in the order a mouse makes them', async () => {
     await load('clicks.html');

@@ -8,7 +8,8 @@ import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BROWSERS, call, FIXTURES, handleOf, launchRig, serveFixtures, until, USER_SCRIPTS_PREFS, type Rig, type ToolCall } from './harness.js';
+import { BROWSERS, call, handleOf, until, USER_SCRIPTS_PREFS, type Rig, type ToolCall } from './harness.js';
+import { closeSharedTab, openSharedTab, type SharedTab } from './shared-tab.js';
 import { textOf } from './actions-setup.js';
 import { answerPrompt } from './consent-helpers.js';
 import { startSwapRace } from '../support/swap-race.js';
@@ -33,22 +34,17 @@ describe.each(BROWSERS)('hands in %s', (kind) => {
   };
   const out = () => textOf(page, '#out');
 
+  let tab: SharedTab | undefined;
   beforeAll(async () => {
-    site = await serveFixtures(FIXTURES);
-    rig = await launchRig(kind, { firefoxPrefs: USER_SCRIPTS_PREFS });
-    client = await rig.client('modern', 'hands');
-    page = await rig.open(`${site.url}/hands/keys.html?shared`);
-    await page.setViewport({ width: 1000, height: 700 });
-    await rig.share('keys.html?shared');
-    session = await until(async () => {
-      const r = await call(client, 'list_sessions');
-      return (r.structured.sessions as Array<{ id: string }> | undefined)?.[0]?.id;
-    }, 20_000, 'the shared tab to become a session');
+    ({ rig, site, client, page, session } = tab = await openSharedTab(kind, {
+      rig: { firefoxPrefs: USER_SCRIPTS_PREFS },
+      era: 'modern',
+      name: 'hands',
+      path: 'hands/keys.html?shared',
+      viewport: { width: 1000, height: 700 },
+    }));
   });
-  afterAll(async () => {
-    await rig?.close();
-    await site?.close();
-  });
+  afterAll(() => closeSharedTab(tab));
 
   it('clicks slotted shadow content, controls behind their labels, and targets under fixed and sticky layers', async () => {
     await load('slotted-shadow-button.html');

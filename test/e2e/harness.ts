@@ -243,12 +243,18 @@ export async function launchRig(
   const extensionPage = async (name: 'popup' | 'options'): Promise<Page> => {
     let page = extensionPages.get(name);
     if (!page) {
-      page = await browser.newPage();
-      extensionPages.set(name, page);
-      // Firefox reports no load event for moz-extension pages opened by WebDriver; the page is usable regardless.
-      await page.goto(`${extensionBase}/extension/ui/${name}.html`, { waitUntil: 'load', timeout: kind === 'firefox' ? 3_000 : SIGNAL_TIMEOUT_MS }).catch((err: unknown) => {
-        if (kind !== 'firefox') throw err;
-      });
+      const opened = await browser.newPage();
+      page = opened;
+      extensionPages.set(name, opened);
+      const url = `${extensionBase}/extension/ui/${name}.html`;
+      if (kind === 'firefox') {
+        // Firefox reports no navigation event for moz-extension pages opened over WebDriver BiDi, so goto would only
+        // end at its timeout. Start the navigation and wait for the page's own signal instead: its document, loaded.
+        void opened.goto(url, { waitUntil: 'load', timeout: 3_000 }).catch(() => undefined);
+        await until(() => opened.evaluate((u) => location.href === u && document.readyState === 'complete', url).catch(() => false), SIGNAL_TIMEOUT_MS, `the ${name} page to load`);
+      } else {
+        await opened.goto(url, { waitUntil: 'load', timeout: SIGNAL_TIMEOUT_MS });
+      }
     }
     // Background tabs get no animation frames and throttled timers: work with the page in front, poll by time.
     await page.bringToFront();

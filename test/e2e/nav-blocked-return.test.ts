@@ -1,16 +1,15 @@
 // A navigation the guard stopped leaves the tab where it was: in Chromium the stop shows the browser's error page for
 // the blocked address (chrome-error://), and Oriel takes the tab back to the page it came from — the same document
 // where the browser kept it, else the same entry of its history — and says so; Firefox never leaves the page.
-import type http from 'node:http';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BROWSERS, FIXTURES, call, launchRig, serveFixtures, until, type Rig } from './harness.js';
+import { BROWSERS, FIXTURES, call, until } from './harness.js';
+import { closeSharedTab, openSharedTab, redirectRoute, type SharedTab, type Site } from './shared-tab.js';
 
 describe.each(BROWSERS)('after a blocked navigation in %s', (kind) => {
-  let rig: Rig;
-  let one: Awaited<ReturnType<typeof serveFixtures>>;
+  let one: Site;
   let page: Page;
   let agent: Client;
   let session: string;
@@ -19,22 +18,18 @@ describe.each(BROWSERS)('after a blocked navigation in %s', (kind) => {
   const B = () => one.origin.replace('127.0.0.1', 'localhost');
   const tool = (name: string, args: Record<string, unknown> = {}) => call(agent, name, { session, ...args });
 
+  let tab: SharedTab | undefined;
   beforeAll(async () => {
-    const redirect = (req: http.IncomingMessage, res: http.ServerResponse) => {
-      res.writeHead(302, { location: new URL(req.url ?? '/', 'http://x').searchParams.get('to') ?? '/' }).end();
-    };
-    one = await serveFixtures(path.join(FIXTURES, 'consent'), { '/redirect': redirect });
-    rig = await launchRig(kind);
-    agent = await rig.client('legacy', 'nav-return');
-    page = await rig.open(`${A()}/links.html?start`);
-    await rig.share('links.html?start');
-    session = await until(async () => ((await call(agent, 'list_sessions')).structured.sessions as Array<{ id: string }>)[0]?.id, 20_000, 'the shared tab to become a session');
+    ({ site: one, client: agent, page, session } = tab = await openSharedTab(kind, {
+      dir: path.join(FIXTURES, 'consent'),
+      routes: { '/redirect': redirectRoute },
+      era: 'legacy',
+      name: 'nav-return',
+      path: 'links.html?start',
+    }));
     await page.bringToFront();
   });
-  afterAll(async () => {
-    await rig?.close();
-    await one?.close();
-  });
+  afterAll(() => closeSharedTab(tab));
 
   const sessionUrl = async () => ((await call(agent, 'list_sessions')).structured.sessions as Array<{ id: string; url: string }>).find((x) => x.id === session)?.url;
 
