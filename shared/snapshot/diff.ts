@@ -88,7 +88,7 @@ const WHERE_CHARS = 120;
  * Compares two outlines of one document. `before` is what the agent was given; when it is only the start of the
  * outline (`beforeComplete` false), the comparison stops where it stopped in `after` (after its last handle).
  * A unit of `after` is added when its handle is new, changed when its lines differ or it moved (the unit before it
- * among the shared ones is another); consecutive added and changed units make one hunk.
+ * among the shared ones is another); consecutive added and changed units under one parent make one hunk.
  */
 export function diffOutlines(before: readonly Line[], after: readonly Line[], beforeComplete: boolean): Diff {
   let limit = after.length;
@@ -136,13 +136,23 @@ export function diffOutlines(before: readonly Line[], after: readonly Line[], be
       i++;
       continue;
     }
-    let j = i;
-    while (j < now.length && status[j] !== 'same') j++;
+    // One hunk holds consecutive changed units inside one parent: a unit that starts shallower than the first has left
+    // its parent (out of a frame or a list, say) and opens a hunk of its own, so that each hunk's "in" line is true.
+    const depth = after[now[i]!.start]!.d;
+    let j = i + 1;
+    while (j < now.length && status[j] !== 'same' && after[now[j]!.start]!.d >= depth) j++;
     const start = now[i]!.start;
     const end = now[j - 1]!.end;
     const slice = after.slice(start, end);
     const min = Math.min(...slice.map((l) => l.d));
-    const prev = i > 0 ? now[i - 1]!.key.replace(/#\d+$/, '') : undefined;
+    // The unit just before, among this hunk's siblings (a deeper one is inside a sibling; a shallower one is the parent).
+    let prev: string | undefined;
+    for (let k = i - 1; k >= 0; k--) {
+      const d = after[now[k]!.start]!.d;
+      if (d > depth) continue;
+      if (d === depth) prev = now[k]!.key.replace(/#\d+$/, '');
+      break;
+    }
     const parent = parentOf(after, start);
     let where = parent ? `~ in ${parent.t.length > WHERE_CHARS ? parent.t.slice(0, WHERE_CHARS) + '…' : parent.t}` : '~ at the top level';
     where += prev && prev !== '^' && prev !== parent?.h ? `, after @${prev}:` : ', at its start:';

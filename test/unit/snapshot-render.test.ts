@@ -196,4 +196,20 @@ describe('diffs', () => {
     expect(e.hunks[0]!.lines.map(lineText)).toEqual([' listitem', '  button "Remove ink" @a.5', '  "Ink"']);
     expect(diffOutlines(outline(true), outline(true), true).hunks).toHaveLength(0);
   });
+  it('starts a new hunk where changed lines leave the parent the hunk is in (trial: top-level lines under "in iframe")', () => {
+    const before: Line[] = [
+      { t: 'iframe "Ads" @a.1', d: 0, h: 'a.1' },
+      { t: 'button "Close ad" @b.1', d: 1, h: 'b.1' },
+      { t: 'button "Buy" @a.2', d: 0, h: 'a.2' },
+    ];
+    const after: Line[] = [
+      { t: 'iframe "Ads" @a.1', d: 0, h: 'a.1' },
+      { t: 'button "Close ad" [focused] @b.1', d: 1, h: 'b.1' },
+      { t: 'button "Buy" [disabled] @a.2', d: 0, h: 'a.2' },
+    ];
+    const d = diffOutlines(before, after, true);
+    expect(d.changed).toBe(2);
+    expect(d.hunks.map((h) => h.where)).toEqual(['~ in iframe "Ads" @a.1, at its start:', '~ at the top level, after @a.1:']);
+    expect(d.hunks.map((h) => h.lines.map(lineText))).toEqual([[' button "Close ad" [focused] @b.1'], [' button "Buy" [disabled] @a.2']]);
+  });
 });
