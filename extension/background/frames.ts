@@ -57,6 +57,23 @@ let bringContent: ContentBringer = async () => false;
 /** Sets what {@link sendToFrame} calls when a frame has no content script (see {@link ContentBringer}). */
 export function bringContentWith(bringer: ContentBringer): void {
   bringContent = bringer;
+  chrome.webNavigation.onCommitted.addListener((d) => {
+    const key = `${d.tabId}:${d.frameId}`;
+    commits.delete(key); // re-inserted last: the oldest entries are the ones let go past the bound
+    commits.set(key, (commits.get(key) ?? 0) + 1);
+    if (commits.size > MAX_COMMIT_KEYS) commits.delete(commits.keys().next().value!);
+  });
+  chrome.tabs.onRemoved.addListener((tab) => {
+    for (const key of commits.keys()) if (key.startsWith(`${tab}:`)) commits.delete(key);
+  });
+}
+
+/** Documents committed per `tab:frame` since the background started (bounded): tells a frame that moved on. */
+const commits = new Map<string, number>();
+const MAX_COMMIT_KEYS = 4096;
+
+function commitCount(tab: number, frameId: number): number {
+  return commits.get(`${tab}:${frameId}`) ?? 0;
 }
 
 /** Whether a failed `tabs.sendMessage` found no listener in the frame (the same words in Chromium and Firefox). */
@@ -86,15 +103,21 @@ export async function sendToFrame<N extends ContentOpName>(tab: number, frameId:
   };
   let raw: unknown;
   for (let attempt = 0; ; attempt++) {
+    const sentIn = commitCount(tab, frameId);
     try {
       raw = await chrome.tabs.sendMessage(tab, message, { frameId });
       break;
     } catch (err) {
       // Nobody listening: the document has no content script yet (being injected since it committed, or back from the
       // back/forward cache). Nothing received the message, so it goes again once the script is there; a second time
-      // after a fresh injection, if the first one left no script that answers.
+      // after a fresh injection, if the first one left no script that answers. Never into another document than the
+      // one it was sent to: Firefox gives the same words when the document that held the call unloads under it, and
+      // the call must then end with stale_document, not run again in the page that came next.
       const until = options.budget && workEnd(options.budget);
-      if (attempt < MAX_ARRIVALS && isNobodyListening(err) && (await bringContent(tab, frameId, until, attempt > 0))) continue;
+      if (attempt < MAX_ARRIVALS && isNobodyListening(err) && (await bringContent(tab, frameId, until, attempt > 0)) && commitCount(tab, frameId) === sentIn) continue;
+      if (isNobodyListening(err) && commitCount(tab, frameId) !== sentIn) {
+        throw new OrielError(errorData('stale_document', 'The frame went on to another document while the call was under way; nothing more was done there. Take a new snapshot.', { refresh_required: true }));
+      }
       throw await unreachable(tab, frameId, err);
     }
   }

@@ -156,15 +156,17 @@ export function startPageHooks(): void {
       await injectPageHooks(details.tabId, details.frameId, details.url);
     });
   });
-  onSharingChanged(() => {
-    void sharedTabIds().then(async (now) => {
+  // Sharing answers once this is done (./sharing.ts awaits it): a page reloaded right after sharing gets the scripts.
+  onSharingChanged(() =>
+    sharedTabIds().then(async (now) => {
       const before = known ?? new Set<number>();
       known = new Set(now);
       // Registered first, so that a page reloaded once the tab shows the script has it before its own.
       await syncPageHooks().catch(() => undefined);
-      for (const tab of now) if (!before.has(tab)) void ensureContentScripts(tab).then(() => injectPageHooks(tab));
+      const added = now.filter((tab) => !before.has(tab));
       // Unshared: its frames lose the mark (documents already loaded keep the page script until they unload).
       for (const tab of before) if (!known.has(tab)) void markShared({ tabId: tab, allFrames: true }, false);
-    });
-  });
+      await Promise.all(added.map((tab) => ensureContentScripts(tab).then(() => injectPageHooks(tab)).catch(() => undefined)));
+    }),
+  );
 }

@@ -19,7 +19,7 @@ export interface OpenedBy {
   opener: number;
   origin: string;
 }
-const listeners = new Set<() => void>();
+const listeners = new Set<() => void | Promise<void>>();
 
 async function load(): Promise<Set<number>> {
   if (cache) return cache;
@@ -33,11 +33,18 @@ async function load(): Promise<Set<number>> {
 async function save(set: Set<number>): Promise<void> {
   cache = set;
   await chrome.storage.session.set({ [KEY]: [...set] });
-  for (const l of listeners) l();
+  // Listeners that return a promise (the page hooks' registration by host and the injection into a newly shared tab)
+  // are awaited, at most SHARING_SETTLE_MS: a page reloaded right after the person shared its tab then loads with
+  // Oriel's page script before its own scripts, as docs/architecture.md "What a page can see" promises.
+  const settled = Promise.allSettled([...listeners].map((l) => l()));
+  await Promise.race([settled, new Promise((r) => setTimeout(r, SHARING_SETTLE_MS))]);
 }
 
-/** Calls `listener` whenever the shared set changes. */
-export function onSharingChanged(listener: () => void): void {
+/** Longest wait for sharing's listeners before a share or unshare is answered, ms. */
+const SHARING_SETTLE_MS = 5_000;
+
+/** Calls `listener` whenever the shared set changes; a promise it returns is awaited (bounded) before sharing answers. */
+export function onSharingChanged(listener: () => void | Promise<void>): void {
   listeners.add(listener);
 }
 

@@ -743,6 +743,8 @@ export class Walker {
     const name = collapseWhitespace(label.textContent ?? '') || collapseWhitespace(this.cache.name(control));
     if (name) node.name = cap(name, this.flags.nameLimit);
     const states = controlStates(control, role, this.focused, isSecretField(control));
+    // Its checkedness shows on this line: a later change of it must void the reading, as for a control read itself.
+    noteControl(control);
     for (const st of this.usable(label, ctx.transparent, ctx.clip, false)) states.push(st);
     for (const st of this.flags.inherit ?? []) if (!states.includes(st)) states.push(st);
     if (this.flags.inert === true || (this.env.modal && !ctx.inModal)) states.push('inert');
