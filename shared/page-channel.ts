@@ -71,6 +71,13 @@ export const INTERNALS_FIELDS = [
 export const PAGE_HOOKS_HELLO = 'oriel-page-hooks';
 
 /**
+ * content → MAIN, dispatched on `document` when the content script starts listening for {@link PAGE_HOOKS_HELLO}: a
+ * page-world script that arrived first (the browser runs the two registered scripts in no promised order) announces
+ * itself again, with the `late` it saw when it arrived.
+ */
+export const PAGE_HOOKS_ASK = 'oriel-page-hooks-ask';
+
+/**
  * Session-storage key the background sets to "1" in the frames of a tab when it shares it (and removes at unsharing):
  * the page script registered by host installs itself only where it finds it. Session storage is per tab and origin and
  * survives reloads and navigations within the origin, so it marks the tab for the documents that follow.

@@ -2,7 +2,7 @@
 // scripts. Only shared tabs get it (extension/background/page-hooks.ts), as early as the browser allows; what a late or
 // missing one costs — tools the page registered, ElementInternals it attached, dialogs it opened before — is told to
 // agents in the results that depend on it (docs/architecture.md, "What a page can see").
-import { PAGE_HOOKS_HELLO } from '../../shared/page-channel.js';
+import { PAGE_HOOKS_ASK, PAGE_HOOKS_HELLO } from '../../shared/page-channel.js';
 
 /** `early`: arrived before any page script could run; `late`: page scripts may have run first; `missing`: not here. */
 export type PageHooks = 'early' | 'late' | 'missing';
@@ -29,6 +29,8 @@ export function watchPageHooks(): void {
     },
     true,
   );
+  // The page-world script may have come first (registered scripts of two worlds run in no promised order): ask.
+  document.dispatchEvent(new CustomEvent(PAGE_HOOKS_ASK));
 }
 
 /** What this document has of the page-world script now. */

@@ -1,7 +1,7 @@
 // The page-world script's first word to the content script of its document: "I am here, and this is whether page
 // scripts may have run before me". The content script answers "already here" by cancelling the event, so a document
 // that is injected twice keeps one copy, and it tells agents what a late arrival costs (extension/content/page-hooks.ts).
-import { PAGE_HOOKS_HELLO } from '../../shared/page-channel.js';
+import { PAGE_HOOKS_ASK, PAGE_HOOKS_HELLO } from '../../shared/page-channel.js';
 import { primordials } from './primordials.js';
 
 /**
@@ -20,7 +20,10 @@ function pageScriptsMayHaveRun(): boolean {
 
 /** Announces this copy; false when the document has one already (the content script cancelled the announcement). */
 export function greetContentScript(): boolean {
-  const { stringify, CustomEvent: PageEvent, dispatchOn } = primordials;
+  const { stringify, CustomEvent: PageEvent, dispatchOn, listenOn } = primordials;
   const detail = stringify({ late: pageScriptsMayHaveRun() });
-  return dispatchOn(document, new PageEvent(PAGE_HOOKS_HELLO, { detail, cancelable: true }));
+  const kept = dispatchOn(document, new PageEvent(PAGE_HOOKS_HELLO, { detail, cancelable: true }));
+  // A content script that starts after this copy asks who is here: the same announcement again, as it was first made.
+  if (kept) listenOn(document, PAGE_HOOKS_ASK, () => void dispatchOn(document, new PageEvent(PAGE_HOOKS_HELLO, { detail, cancelable: true })));
+  return kept;
 }
