@@ -68,6 +68,11 @@ export function bringContentWith(bringer: ContentBringer): void {
   });
 }
 
+/** The address frame `frameId` of `tab` shows now ('' when it is gone or unknown). */
+async function frameUrl(tab: number, frameId: number): Promise<string> {
+  return (await chrome.webNavigation.getFrame({ tabId: tab, frameId }).catch(() => null))?.url ?? '';
+}
+
 /** Documents committed per `tab:frame` since the background started (bounded): tells a frame that moved on. */
 const commits = new Map<string, number>();
 const MAX_COMMIT_KEYS = 4096;
@@ -101,6 +106,9 @@ export async function sendToFrame<N extends ContentOpName>(tab: number, frameId:
     ...(options.budget && { budget: options.budget }),
     ...(options.input && { input: options.input }),
   };
+  // An acting call is never resent into another document: the address its frame showed when it was first sent.
+  const acting = specOf(op).capability === 'act' || specOf(op).capability === 'exec';
+  const sentAt = acting ? await frameUrl(tab, frameId) : undefined;
   let raw: unknown;
   for (let attempt = 0; ; attempt++) {
     const sentIn = commitCount(tab, frameId);
@@ -114,8 +122,10 @@ export async function sendToFrame<N extends ContentOpName>(tab: number, frameId:
       // one it was sent to: Firefox gives the same words when the document that held the call unloads under it, and
       // the call must then end with stale_document, not run again in the page that came next.
       const until = options.budget && workEnd(options.budget);
-      if (attempt < MAX_ARRIVALS && isNobodyListening(err) && (await bringContent(tab, frameId, until, attempt > 0)) && commitCount(tab, frameId) === sentIn) continue;
-      if (isNobodyListening(err) && commitCount(tab, frameId) !== sentIn) {
+      const brought = attempt < MAX_ARRIVALS && isNobodyListening(err) && (await bringContent(tab, frameId, until, attempt > 0));
+      const moved = commitCount(tab, frameId) !== sentIn || (acting && (await frameUrl(tab, frameId)) !== sentAt);
+      if (brought && !moved) continue;
+      if (isNobodyListening(err) && moved) {
         throw new OrielError(errorData('stale_document', 'The frame went on to another document while the call was under way; nothing more was done there. Take a new snapshot.', { refresh_required: true }));
       }
       throw await unreachable(tab, frameId, err);
