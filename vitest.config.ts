@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * Files that spend much of their time waiting on the clock (a client's 60 s request timeout, permission prompts held
- * open past a call's budget or answered late, lease TTLs, a hub or browser restarting) rather than working. They form
+ * open past a call's budget or answered late, lease TTLs, a browser restarting) rather than working. They form
  * the `waits` project; every other file is the `work` project. `npx vitest run` runs both, one file at a time; `npm
  * test` (scripts/test.sh) runs the two projects in two runners side by side, so these waits overlap the rest of the
  * suite instead of adding to it. Each project still runs one file at a time, so at most two browsers run at once.
@@ -15,7 +15,6 @@ export const WAITING_FILES = [
   'test/e2e/consent-policy.test.ts',
   'test/e2e/consent-hostile.test.ts',
   'test/e2e/consent-app.test.ts',
-  'test/e2e/http.test.ts',
   'test/e2e/leases.test.ts',
   'test/e2e/restart.test.ts',
 ];

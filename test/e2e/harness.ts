@@ -355,7 +355,17 @@ export async function launchRig(
           const checked = await manager.$eval(selector, (el) => (el as HTMLInputElement).checked);
           if (checked === shared) break;
           await manager.$eval(selector, (el) => (el as HTMLInputElement).click());
-          await manager.waitForFunction((sel, want) => (document.querySelector(sel) as HTMLInputElement | null)?.checked === want, { timeout: attempt < 3 ? 5_000 : SIGNAL_TIMEOUT_MS, polling: 50 }, selector, shared);
+          // Done when the popup drew the background's answer (the row's `shared` class), not when the box ticked: the
+          // background answers once the tab's hosts are registered, so a page reloaded next has Oriel's page script.
+          await manager.waitForFunction(
+            (sel, want) => {
+              const box = document.querySelector(sel) as HTMLInputElement | null;
+              return box?.checked === want && box.closest('label')?.classList.contains('shared') === want;
+            },
+            { timeout: attempt < 3 ? 5_000 : SIGNAL_TIMEOUT_MS, polling: 50 },
+            selector,
+            shared,
+          );
           break;
         } catch (err) {
           if (attempt >= 3) throw err;
