@@ -63,9 +63,10 @@ export interface Tape {
 const MAX_TAPES = 4;
 const tapes: Tape[] = [];
 
-/** A new record for a walk; the oldest kept one is let go. */
-export function newTape(): Tape {
+/** A new record for a walk; when `kept` (the walk may keep memos), the oldest kept record is let go. */
+export function newTape(kept = true): Tape {
   const t: Tape = { log: [], deps: [], alive: true };
+  if (!kept) return t;
   tapes.push(t);
   while (tapes.length > MAX_TAPES) {
     const old = tapes.shift()!;

@@ -179,11 +179,14 @@ export class Walker {
   readonly frames = new WeakMap<SnapNode, FrameInfo>();
   /** A modal dialog showed although the document was not known to have one (its earlier siblings are not marked). */
   unexpectedModal = false;
-  /** What this walk did, in order (./reuse.ts): the memos it keeps are slices of it. */
-  private readonly tape: Tape = newTape();
-  private readonly log: Entry[] = this.tape.log;
+  /**
+   * What this walk did, in order (./reuse.ts): the memos it keeps are slices of it. A walk that reads everything afresh
+   * (`fresh`, a diagnostic) keeps none, and its record displaces none of the warm walks' records.
+   */
+  private readonly tape: Tape;
+  private readonly log: Entry[];
   /** What this walk's readings depended on outside the subtrees read (./reuse.ts): memos hold slices of it. */
-  private readonly deps: Deps = this.tape.deps;
+  private readonly deps: Deps;
   /** The settings its readings depend on, as one string (a memo is reused only by a walker with the same). */
   private readonly settingsKey: string;
   /** Readings of earlier walks may be replayed in this part of the walk. */
@@ -201,6 +204,9 @@ export class Walker {
     private readonly frameRef: FrameRef,
     private readonly env: WalkEnv = { modal: false },
   ) {
+    this.tape = newTape(flags.fresh !== true);
+    this.log = this.tape.log;
+    this.deps = this.tape.deps;
     this.redactor = Redactor.fromPolicy({ selectors: flags.redactSelectors, value_limit: flags.valueLimit, ...(flags.urlParams?.length ? { url_params: flags.urlParams } : {}) });
     this.root = new Builder(flags.textLimit);
     this.root.log = this.log;
@@ -232,7 +238,11 @@ export class Walker {
     // First what changed since the last look (it may move the generation the view carries), then the view.
     if (!look(this.focused)) this.tainted = true;
     this.view = currentView();
-    if (this.flags.fresh === true) delete this.view.generation;
+    if (this.flags.fresh === true) {
+      delete this.view.generation;
+      // Nothing read afresh is kept: the memos of earlier warm walks, with their still-generations, stay as they were.
+      this.tainted = true;
+    }
     // A redaction selector with `:has()` can start matching after a change anywhere below its subject.
     if (this.flags.redactSelectors.some((sel) => sel.includes(':has('))) this.tainted = true;
     this.replay = !this.tainted && this.flags.fresh !== true;
