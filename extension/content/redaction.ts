@@ -16,6 +16,13 @@ import { HTML_NS, SECRET_CANDIDATES, judgeSecret } from './secret-rule.js';
  */
 const remembered = new WeakSet<Element>();
 let rememberedRefs: Array<WeakRef<Element>> = [];
+/** How many elements were ever remembered: a cache of what is secret is current while this and the DOM stand still. */
+let rememberedCount = 0;
+
+/** The count of elements remembered as secret so far (it only grows). */
+export function rememberedVersion(): number {
+  return rememberedCount;
+}
 
 /**
  * Keeps `el` secret for its life from now on: a field judged secret, or seen to stop being secret or to take a secret
@@ -24,6 +31,7 @@ let rememberedRefs: Array<WeakRef<Element>> = [];
 export function rememberSecret(el: Element): void {
   if (remembered.has(el)) return;
   remembered.add(el);
+  rememberedCount++;
   // Bounded by live elements: dead references are dropped whenever the list's length reaches a power of two.
   const n = rememberedRefs.length;
   if (n >= 64 && (n & (n - 1)) === 0) rememberedRefs = rememberedRefs.filter((r) => r.deref() !== undefined);

@@ -106,6 +106,26 @@ describe.each(BROWSERS)('redaction in %s', (kind) => {
     expect(JSON.stringify(err)).not.toContain('secret');
   });
 
+  it('a field that becomes secret by its name after a snapshot, or a secret field that arrives then, lends its value to no name that embeds it (legacy era)', async () => {
+    // A page with no secret field: the first snapshot finds none (what it found is kept until the page changes).
+    await s.load('basic.html', 'legacy');
+    await s.page.evaluate(() => {
+      const main = document.querySelector('main') ?? document.body;
+      main.insertAdjacentHTML('beforeend', '<input id="later-card" value="later-card-4111"><button aria-labelledby="later-card">Pay</button>');
+    });
+    // A plain field that a button's name embeds: its value shows, until the page names the field as a card number.
+    expect((await s.snapshot({ max_chars: 200_000 }, 'legacy')).text).toContain('button "later-card-4111"');
+    await s.page.evaluate(() => document.getElementById('later-card')!.setAttribute('name', 'cc-number'));
+    expect((await s.snapshot({ max_chars: 200_000 }, 'legacy')).text).not.toContain('later-card-4111');
+    await s.page.evaluate(() => {
+      const main = document.querySelector('main') ?? document.body;
+      main.insertAdjacentHTML('beforeend', '<input type="password" id="later-pw" value="later-secret-1"><button aria-labelledby="later-pw">Go</button>');
+    });
+    const added = await s.snapshot({ max_chars: 200_000 }, 'legacy');
+    expect(added.text).toMatch(/textbox \[type=password redacted\] @/);
+    expect(added.text).not.toContain('later-secret-1');
+  });
+
   it('applies user selectors inside frames too, and an invalid one fails a page with frames (modern era)', async () => {
     await s.load('frames.html?b={b}', 'modern');
     await settings(['a']);

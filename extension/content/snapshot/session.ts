@@ -5,7 +5,8 @@
 import { internalsMissed } from '../internals.js';
 import { type Line, type LineFields, type WalkFlags } from '../../../shared/snapshot/index.js';
 import type { HandleRegistry } from '../registry.js';
-import { isSecretField, secretFieldsIn } from '../redaction.js';
+import { isSecretField, rememberedVersion, secretFieldsIn } from '../redaction.js';
+import { SECRET_ATTRIBUTES } from '../secret-rule.js';
 import { computeRole } from './cache.js';
 import { mutationCount } from './changes.js';
 import { Emitter } from './emit.js';
@@ -142,7 +143,7 @@ interface Prepass {
  * (https://html.spec.whatwg.org/multipage/interaction.html#modal-dialogs-and-inert-subtrees).
  */
 function prepass(): Prepass {
-  const now = mutationCount();
+  const now = prepassChanges();
   if (!candidates || candidates.mutations !== now) {
     let found: Element[] | undefined;
     try {
@@ -158,16 +159,59 @@ function prepass(): Prepass {
     if (!out.secretFields && isSecretField(el)) out.secretFields = true;
     if (!out.modal && el.isConnected && isModal(el)) out.modal = true;
   }
-  // Fields remembered as secret (./redaction.ts) may no longer match the query.
-  if (!out.secretFields) out.secretFields = secretFieldsIn(document).length > 0;
+  // Fields remembered as secret (../redaction.ts) may no longer match the query.
+  if (!out.secretFields) {
+    const version = rememberedVersion();
+    if (!remembered || remembered.mutations !== now || remembered.version !== version) {
+      remembered = { mutations: now, version, any: secretFieldsIn(document).length > 0 };
+    }
+    out.secretFields = remembered.any;
+  }
   return out;
 }
 
 /**
- * The elements the last look found, kept while the DOM does not change (./changes.ts): whether a dialog is modal now,
- * and the values of fields, are read from them afresh each time.
+ * Whether the document holds a secret field, remembered ones included, as last found: a query over the whole document,
+ * repeated only after an element came or went, an attribute the rule reads changed, or another field was remembered as
+ * secret (attributes are all that make a field secret, and a remembered one stays secret).
+ */
+let remembered: { mutations: number; version: number; any: boolean } | undefined;
+
+/**
+ * The elements the last look found, kept while no element comes or goes and none of the attributes the query and the
+ * secret-field rule read changes ({@link prepassChanges}): whether a dialog is modal now, and whether a field is secret,
+ * are judged from them afresh each time.
  */
 let candidates: { mutations: number; found: Element[] | undefined } | undefined;
+
+/** The attributes the prepass query and the secret-field rule (../secret-rule.ts) read. */
+const PREPASS_ATTRIBUTES = [...new Set([...SECRET_ATTRIBUTES, 'aria-modal'])];
+let prepassObserver: MutationObserver | undefined;
+let prepassCount = 0;
+
+/** Whether a record can change what the prepass finds: an element added or removed, or an attribute it reads. */
+function prepassRelevant(r: MutationRecord): boolean {
+  if (r.type === 'attributes') return true;
+  for (const list of [r.addedNodes, r.removedNodes]) for (const n of Array.from(list)) if (n.nodeType === Node.ELEMENT_NODE) return true;
+  return false;
+}
+
+/**
+ * A count that moves whenever what the prepass finds in the document may differ: elements added or removed, or a
+ * change of an attribute the query or the secret-field rule reads (text, classes and other attributes leave it alone).
+ * Observed in the content script's world; not inside shadow trees, where the document query does not look either.
+ */
+function prepassChanges(): number {
+  if (!prepassObserver) {
+    prepassObserver = new MutationObserver((records) => {
+      if (records.some(prepassRelevant)) prepassCount++;
+    });
+    prepassObserver.observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: PREPASS_ATTRIBUTES });
+    return ++prepassCount;
+  }
+  if (prepassObserver.takeRecords().some(prepassRelevant)) prepassCount++;
+  return prepassCount;
+}
 
 function isModal(el: Element): boolean {
   const dialog = el.localName === 'dialog';
