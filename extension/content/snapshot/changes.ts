@@ -209,6 +209,22 @@ export function stillGeneration(): number | undefined {
     bump();
   }
   judgeText();
-  const running = document.getAnimations?.().some((a) => a.playState === 'running') ?? false;
-  return running || overflow ? undefined : generation;
+  return animationRunning() || overflow ? undefined : generation;
+}
+
+let animationsAsked = false;
+let animationsAnswer = false;
+
+/**
+ * Whether an animation or transition of the document runs now (they change style with no event), asked once per task:
+ * `Document.getAnimations()` brings the document's style up to date, and nothing but this script runs until the task
+ * ends (https://drafts.csswg.org/web-animations-1/#dom-documentorshadowroot-getanimations).
+ */
+export function animationRunning(): boolean {
+  if (!animationsAsked) {
+    animationsAsked = true;
+    queueMicrotask(() => (animationsAsked = false));
+    animationsAnswer = document.getAnimations?.().some((a) => a.playState === 'running') ?? false;
+  }
+  return animationsAnswer;
 }

@@ -5,7 +5,7 @@ import type { SnapNode } from '../../../shared/snapshot/index.js';
 import type { Builder } from './builder.js';
 import type { Clip } from './geometry.js';
 import { computeRole } from './cache.js';
-import { moved, noteSheets, valuesMove } from './changes.js';
+import { animationRunning, moved, noteSheets, valuesMove } from './changes.js';
 
 /** One thing the walk did or read, in walk order (one log per walker; a memo is a slice of it). */
 export type Entry =
@@ -318,7 +318,7 @@ export function look(focused: Element | null): boolean {
     }
     if (changes.length > MAX_CHANGES) voidAll();
   }
-  return !customStates && !(document.getAnimations?.().some((a) => a.playState === 'running') ?? false);
+  return !customStates && !animationRunning();
 }
 
 /** The current change sequence number (a memo begun now is invalidated by changes after it). */
