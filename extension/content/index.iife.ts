@@ -98,7 +98,8 @@ async function answer(message: unknown): Promise<ContentResponse> {
       if (dialogs.seen.length > 0 && typeof value === 'object' && value !== null) (value as { dialogs?: unknown }).dialogs = dialogs.seen;
     }
     const navigating = typeof value === 'object' && value !== null && argOf(value, 'navigation_started') === true;
-    const read = call.then_read && !navigating ? await readAfter(call.then_read, ctx) : undefined;
+    // Not after a navigation the op started, nor for a call that was cancelled meanwhile (nobody waits for it).
+    const read = call.then_read && !navigating && !ctx.signal.aborted ? await readAfter(call.then_read, ctx) : undefined;
     return { ok: true, value, document: currentRegistry().namespace, ...(read !== undefined && { then_read: read }) };
   } catch (err) {
     return { ok: false, error: toErrorData(err), document: currentRegistry().namespace };

@@ -41,10 +41,12 @@ async function carryOut(given: CallState): Promise<unknown> {
   const { tab } = given;
   // An action's comparison with what its caller saw begins meanwhile, to read in the action's own exchange.
   const begun = runsOn(given, 'content') && !given.target!.everyFrame ? beginChanges(given, given.target!.frame) : undefined;
-  // Acting calls answer dialogs as they say, else as the tab was told (../dialog-policy.ts).
-  const state: CallState = takesDialogs(given) ? { ...given, args: await withDialogPolicy(tab, given.args) } : given;
+  // Acting calls answer dialogs as they say, else as the tab was told (../dialog-policy.ts); read with the tab's secret
+  // parameters, in one wait.
+  const [args, urlParams] = await Promise.all([takesDialogs(given) ? withDialogPolicy(tab, given.args) : given.args, secretParams(tab)]);
+  const state: CallState = args === given.args ? given : { ...given, args };
   const budget = budgetOfCall(state);
-  const options = { call: state.call.id, redaction: redactionOf(state.settings, await secretParams(tab)), budget };
+  const options = { call: state.call.id, redaction: redactionOf(state.settings, urlParams), budget };
   if (runsOn(state, 'background')) return runInBackground(state.op, tab, state.args, options);
   if (!runsOn(state, 'content')) throw orielError('unsupported', `"${state.op}" runs nowhere Oriel knows.`);
   const target = state.target!;
