@@ -3,7 +3,7 @@
 // (its id, session, caller, document guard, deadline, capability, redaction policy) live here, never inside `args`,
 // which holds only the operation's own arguments (shared/ops.ts). Documented in docs/native-messaging.md.
 import { z } from 'zod';
-import { CapabilitySchema, OPS, RedactionPolicy, isPublicOp, type Capability, type OpName, type PublicOpName } from './ops.js';
+import { CapabilitySchema, OPS, RedactionPolicy, SnapshotLinesArgs, isPublicOp, type Capability, type OpName, type PublicOpName } from './ops.js';
 import { TrustedOfferSchema } from './trusted-input.js';
 
 /** Who makes a call: the MCP client connection (its id is minted by the hub; its name is the client's `clientInfo.name`). */
@@ -67,6 +67,12 @@ export const ContentCallSchema = z.object({
   budget: CallBudgetSchema.optional(),
   /** Trusted input for this call (click, hover, press_key, type), when the person turned it on (shared/trusted-input.ts). */
   input: TrustedOfferSchema.optional(),
+  /**
+   * `snapshot.lines` arguments for a reading to start once the op has succeeded, answered in the same exchange
+   * (`then_read` of the response): an action's comparison with what its caller saw begins without a second round trip
+   * (extension/background/action-changes.ts). Not read when the op reports a navigation it started.
+   */
+  then_read: SnapshotLinesArgs.optional(),
 });
 export type ContentCall = z.infer<typeof ContentCallSchema>;
 

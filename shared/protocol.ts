@@ -185,7 +185,8 @@ export type SocketHello = z.infer<typeof SocketHelloSchema>;
 
 /** A content script's answer to a call (the request is shared/call.ts ContentCallSchema). */
 export const ContentResponseSchema = z.union([
-  z.object({ ok: z.literal(true), value: z.unknown(), document: z.string().max(32) }),
+  /** `then_read`: the `snapshot.lines` answer to the call's `then_read` (shared/call.ts), when it was asked and read. */
+  z.object({ ok: z.literal(true), value: z.unknown(), document: z.string().max(32), then_read: z.unknown().optional() }),
   z.object({ ok: z.literal(false), error: ErrorDataSchema, document: z.string().max(32) }),
 ]);
 export type ContentResponse = z.infer<typeof ContentResponseSchema>;

@@ -5,7 +5,9 @@
 import { ACTION_DIFF_CHARS, type ActionChanges } from '../../shared/action-changes.js';
 import { OrielError } from '../../shared/errors.js';
 import { diffOutlines, lineText, removedLine, type Line } from '../../shared/snapshot/index.js';
+import type { OpArgs, OpResult } from '../../shared/ops.js';
 import type { Settings } from '../settings.js';
+import { commitCount } from './frames.js';
 import { keep, record, shownWhole, startSnapshot, type Kept } from './snapshot.js';
 import { LostPlace } from './snapshot-reading.js';
 import { noteSeen, seenBy, type Seen, type SeenArgs } from './snapshot-seen.js';
@@ -26,7 +28,7 @@ export function noteShown(k: Kept, caller: string, args: SeenArgs): void {
   const lines = k.record && [...k.record];
   let chars = 0;
   if (lines) for (const l of lines) chars += l.d + l.t.length + 1;
-  noteSeen({ id: k.id, tab: k.tab, caller, document: k.document, args, lines, whole: lines !== undefined && shownWhole(k), chars });
+  noteSeen({ id: k.id, tab: k.tab, caller, document: k.document, args, lines, whole: lines !== undefined && shownWhole(k), chars, frames: k.reading.metFrames });
 }
 
 /** `seen` cut to its first lines within `chars` characters: the start of an outline. */
@@ -67,22 +69,78 @@ async function readAsFar(k: Kept, before: Seen, deadline: number): Promise<boole
     }
     const had = r.readyChars;
     // As much as was seen and a little more (the line after its last handle), in one answer where the frame allows.
-    await r.fill(r.readyChars + Math.max(before.chars + 2_000 - r.readyChars, 8_000), deadline, 0);
+    await r.fill(r.readyChars + Math.max(firstRoom(before) - r.readyChars, 8_000), deadline, 0);
     // Another document: the caller will be told so, without reading it further.
     if (r.top.document !== before.document) return true;
     if (Date.now() >= deadline || (r.readyChars === had && !r.readAll)) return false;
   }
 }
 
+/** What an action's comparison starts from: what the caller saw, as far as it is compared. */
+function baseOf(seen: Seen): Seen {
+  return seen.lines && seen.chars > COMPARE_CHARS ? startOf(seen, COMPARE_CHARS) : seen;
+}
+
+/** Characters of lines the first answer of a comparison's reading is asked for: as much as was seen, and a little more. */
+function firstRoom(before: Seen): number {
+  return Math.max(before.chars + 2_000, 8_000);
+}
+
+/**
+ * A comparison begun before its action: a new snapshot of the tab whose first lines the action's own message to its
+ * frame asks for, read right after the action in the same exchange (shared/call.ts `then_read`), sparing a round trip.
+ */
+export interface BegunComparison {
+  /** What the caller had seen when the action was sent (the comparison is with it, if it is still what it saw). */
+  seen: Seen;
+  k: Kept;
+  /** The arguments of the frame's first `snapshot.lines`, to send with the action. */
+  ask: OpArgs<'snapshot.lines'>;
+  /** The frame's count of committed documents when the action was sent (./frames.ts `commitCount`). */
+  commits: number;
+}
+
+/**
+ * Begins the comparison for an action that `caller` sends to frame `frame` of `tab`, when its reading can start there
+ * in the same exchange: the caller saw the tab, its view is kept, the outline starts in that frame (the top frame) and
+ * met no iframe last time. Undefined otherwise (the comparison then reads after the action). Never throws.
+ */
+export async function beginComparison(tab: number, caller: string, frame: number, settings: Settings): Promise<BegunComparison | undefined> {
+  const seen = seenBy(tab, caller);
+  if (!seen?.lines || seen.frames || frame !== 0) return undefined;
+  try {
+    const k = await startSnapshot(tab, seen.args, settings);
+    if (k.reading.startFrame !== frame) return undefined;
+    return { seen, k, ask: k.reading.firstAsk(firstRoom(baseOf(seen))), commits: commitCount(tab, frame) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The snapshot a comparison reads: the begun one, fed the lines its action's exchange brought, or a new one. */
+async function comparisonSnapshot(tab: number, before: Seen, settings: Settings, begun: { comparison: BegunComparison; read?: OpResult<'snapshot.lines'> } | undefined): Promise<Kept> {
+  // The frame committed another document meanwhile: what was read may be of the one before, so it is read again.
+  const c = begun?.comparison;
+  if (c && begun.read && c.commits === commitCount(tab, c.k.reading.startFrame) && c.k.reading.seed(begun.read)) return c.k;
+  return startSnapshot(tab, before.args, settings);
+}
+
 /**
  * The changes since what `caller` last saw of `tab`, or undefined when it saw nothing of it (no snapshot this session,
  * or Oriel no longer holds it). `navigating`: the action reported a navigation it started. `deadline`: the action's,
- * ms since the epoch. Never throws: a failure to compare is a note (the action itself was done).
+ * ms since the epoch. `begun`: the comparison {@link beginComparison} began with the action, and the lines the action's
+ * exchange brought, if any. Never throws: a failure to compare is a note (the action itself was done).
  */
-export async function changesSinceSeen(tab: number, caller: string, options: { navigating: boolean; deadline: number; settings: Settings }): Promise<ActionChanges | undefined> {
+export async function changesSinceSeen(
+  tab: number,
+  caller: string,
+  options: { navigating: boolean; deadline: number; settings: Settings; begun?: { comparison: BegunComparison; read?: OpResult<'snapshot.lines'> } | undefined },
+): Promise<ActionChanges | undefined> {
   const seen = seenBy(tab, caller);
   if (!seen) return undefined;
-  const before = seen.lines && seen.chars > COMPARE_CHARS ? startOf(seen, COMPARE_CHARS) : seen;
+  const before = baseOf(seen);
+  // What the action's exchange read counts as the comparison's time too.
+  const readBefore = options.begun?.comparison.seen === seen && options.begun.read && !('lost' in options.begun.read) ? options.begun.read.ms : 0;
   const t0 = performance.now();
   const note = (reason: NonNullable<ActionChanges['reason']>, why: string): ActionChanges => ({
     since: before.id,
@@ -98,7 +156,7 @@ export async function changesSinceSeen(tab: number, caller: string, options: { n
   const deadline = Math.min(options.deadline - DEADLINE_LEAD_MS, Date.now() + READ_BUDGET_MS);
   let k: Kept;
   try {
-    k = await startSnapshot(tab, before.args, options.settings);
+    k = await comparisonSnapshot(tab, before, options.settings, options.begun?.comparison.seen === seen ? options.begun : undefined);
     // One answer from the frame usually holds all that was seen; its first lines tell which document the tab shows.
     const read = await readAsFar(k, before, deadline);
     if (k.reading.top.document !== before.document) {
@@ -135,6 +193,6 @@ export async function changesSinceSeen(tab: number, caller: string, options: { n
   record(k, r.take(d.compared));
   keep(k);
   noteShown(k, caller, before.args);
-  const timing = { content_ms: Math.round(r.contentMs * 10) / 10, browser_ms: Math.round((performance.now() - t0) * 10) / 10 };
+  const timing = { content_ms: Math.round(r.contentMs * 10) / 10, browser_ms: Math.round((performance.now() - t0 + readBefore) * 10) / 10 };
   return { since: before.id, shown_as: 'diff', snapshot: k.id, ...counts, timing, text: lines.join('\n') };
 }

@@ -11,6 +11,8 @@ import { originOf } from '../consent/rules.js';
 export interface FrameReply<T = unknown> {
   value: T;
   document: string;
+  /** The answer to {@link FrameCallOptions.thenRead}, when it was asked, read, and fits `snapshot.lines`' result. */
+  thenRead?: OpResult<'snapshot.lines'>;
 }
 
 /** The operations a content script answers. */
@@ -38,6 +40,8 @@ export interface FrameCallOptions {
   budget?: CallBudget;
   /** Trusted input offered to this call (./trusted-input.ts). */
   input?: TrustedOffer;
+  /** `snapshot.lines` to read in the frame once the op succeeded, in the same exchange (shared/call.ts `then_read`). */
+  thenRead?: OpArgs<'snapshot.lines'>;
 }
 
 /** How many times one message waits for a content script to be brought into its frame (./inject.ts). */
@@ -77,7 +81,8 @@ async function frameUrl(tab: number, frameId: number): Promise<string> {
 const commits = new Map<string, number>();
 const MAX_COMMIT_KEYS = 4096;
 
-function commitCount(tab: number, frameId: number): number {
+/** Documents frame `frameId` of `tab` committed since the background started, as far as it was told (a change: it moved on). */
+export function commitCount(tab: number, frameId: number): number {
   return commits.get(`${tab}:${frameId}`) ?? 0;
 }
 
@@ -105,6 +110,7 @@ export async function sendToFrame<N extends ContentOpName>(tab: number, frameId:
     ...(options.redaction && { redaction: options.redaction }),
     ...(options.budget && { budget: options.budget }),
     ...(options.input && { input: options.input }),
+    ...(options.thenRead && { then_read: options.thenRead }),
   };
   // An acting call is never resent into another document: the address its frame showed when it was first sent.
   const acting = specOf(op).capability === 'act' || specOf(op).capability === 'exec';
@@ -142,8 +148,10 @@ export async function sendToFrame<N extends ContentOpName>(tab: number, frameId:
     const issue = result.error.issues[0];
     throw new OrielError(errorData('internal', `The content script's answer to ${op} does not fit its result schema${issue ? ` (${issue.path.join('.')}: ${issue.message})` : ''}.`.slice(0, 500)));
   }
+  // A reading that does not fit its schema is left out: the caller reads again by itself (and meets the error then).
+  const read = parsed.data.then_read === undefined ? undefined : OPS['snapshot.lines'].result.safeParse(parsed.data.then_read);
   // The value as the page sent it: the schema has checked it, and fields it does not list still travel.
-  return { value: parsed.data.value as OpResult<N>, document: parsed.data.document };
+  return { value: parsed.data.value as OpResult<N>, document: parsed.data.document, ...(read?.success && { thenRead: parsed.data.then_read as OpResult<'snapshot.lines'> }) };
 }
 
 /**

@@ -4,6 +4,7 @@
 import { OrielError } from '../../shared/errors.js';
 import { LineFilter, lineOf, type FilterSpec, type Line, type SnapNode, type WalkFlags } from '../../shared/snapshot/index.js';
 import type { OpArgs, OpResult, ReadyState } from '../../shared/ops.js';
+import type { LinesReply } from '../../shared/snapshot/reading.js';
 import { introduceFrames, listFrames, sendToFrame } from './frames.js';
 
 /** Most characters asked of a frame at once (a whole outline for `since` comes in several answers). */
@@ -40,6 +41,8 @@ export class Reading {
   internalsUnknown = false;
   /** Milliseconds the frames' content scripts spent on this reading (their own count). */
   contentMs = 0;
+  /** The lines met an iframe (whose frame is read, or shown as not loaded). */
+  metFrames = false;
   /** The top frame's document, URL and title (the page header). */
   top: { document: string; url: string; title: string; ready_state: ReadyState } = { document: '', url: '', title: '', ready_state: 'complete' };
   private readonly stack: Level[] = [];
@@ -53,7 +56,8 @@ export class Reading {
 
   constructor(
     readonly tab: number,
-    private readonly startFrame: number,
+    /** The frame the outline starts in: the top frame, or the frame of the root element's document. */
+    readonly startFrame: number,
     private readonly flags: WalkFlags,
     filter: FilterSpec | undefined,
   ) {
@@ -97,8 +101,35 @@ export class Reading {
     await this.begin();
     while (!this.readAll && this.readyChars < room) {
       if (Date.now() > deadline - margin && this.ready.length > 0) return;
-      await this.pull(Math.min(Math.max(room - this.readyChars, 2_000) * (this.filter ? 8 : 1), MAX_WANT), deadline);
+      await this.pull(this.wantFor(room), deadline);
     }
+  }
+
+  /**
+   * What {@link fill}`(room)` would ask the start frame first, so the ask can travel with another message to that frame
+   * (shared/call.ts `then_read`; its answer goes to {@link seed}). Only before the reading began.
+   */
+  firstAsk(room: number): OpArgs<'snapshot.lines'> {
+    return { flags: { ...this.flags }, want: this.wantFor(room), expect: [] };
+  }
+
+  /**
+   * Takes `reply` (the start frame's answer to {@link firstAsk}) as this reading's first answer, in place of asking.
+   * False, and nothing taken, when the reading already began or starts in a child frame (whose reading also asks the
+   * top frame for its document), the reading was lost, or the lines reached an iframe: the
+   * frames must be introduced before such a reading (./frames.ts `introduceFrames`), so it is read afresh by
+   * {@link fill}.
+   */
+  seed(reply: OpResult<'snapshot.lines'>): boolean {
+    if (this.started || this.startFrame !== 0 || 'lost' in reply || reply.stop) return false;
+    this.started = true;
+    this.absorb(this.stack[0]!, reply);
+    return true;
+  }
+
+  /** Characters of lines to ask a frame for when `room` are wanted (a filter drops most lines: ask for more). */
+  private wantFor(room: number): number {
+    return Math.min(Math.max(room - this.readyChars, 2_000) * (this.filter ? 8 : 1), MAX_WANT);
   }
 
   /** Takes the first `n` ready lines (they are shown). */
@@ -149,6 +180,11 @@ export class Reading {
       return;
     }
     if ('lost' in reply) throw new LostPlace();
+    this.absorb(level, reply);
+  }
+
+  /** Puts a frame's answer in place: its lines, and the iframe it stopped at (read next) or its end. */
+  private absorb(level: Level, reply: LinesReply): void {
     if (level.document !== undefined && reply.document !== level.document) throw new LostPlace();
     level.document = reply.document;
     level.reading = reply.reading;
@@ -166,6 +202,7 @@ export class Reading {
     for (const l of reply.lines) this.put(level.depth ? { ...l, d: l.d + level.depth } : l);
     if (reply.done) this.stack.pop();
     if (reply.stop) {
+      this.metFrames = true;
       const s = reply.stop;
       const child = typeof s.ref === 'number' ? s.ref : this.frameOfToken.get(s.ref);
       const head = { node: s.node, depth: s.depth + level.depth };

@@ -23,6 +23,8 @@ export interface Seen {
   whole: boolean;
   /** Characters of the lines (indentation and newline included). */
   chars: number;
+  /** The reading the lines came from met an iframe (a comparison must then introduce the frames before it reads). */
+  frames: boolean;
   used: number;
 }
 

@@ -97,12 +97,27 @@ async function answer(message: unknown): Promise<ContentResponse> {
       if (unanswered) throw unanswered;
       if (dialogs.seen.length > 0 && typeof value === 'object' && value !== null) (value as { dialogs?: unknown }).dialogs = dialogs.seen;
     }
-    return { ok: true, value, document: currentRegistry().namespace };
+    const navigating = typeof value === 'object' && value !== null && argOf(value, 'navigation_started') === true;
+    // Not after a navigation the op started, nor for a call that was cancelled meanwhile (nobody waits for it).
+    const read = call.then_read && !navigating && !ctx.signal.aborted ? await readAfter(call.then_read, ctx) : undefined;
+    return { ok: true, value, document: currentRegistry().namespace, ...(read !== undefined && { then_read: read }) };
   } catch (err) {
     return { ok: false, error: toErrorData(err), document: currentRegistry().namespace };
   } finally {
     if (dialogs) disarmDialogs(dialogs);
     if (call.id !== 0) inflight.delete(call.id);
+  }
+}
+
+/**
+ * The reading a call asked for after its op (shared/call.ts `then_read`), or undefined when it cannot be read here:
+ * the background then reads by itself, and reports the failure if it recurs (extension/background/action-changes.ts).
+ */
+async function readAfter(args: OpArgs<'snapshot.lines'>, ctx: ContentContext): Promise<unknown> {
+  try {
+    return await run('snapshot.lines', args, ctx);
+  } catch {
+    return undefined;
   }
 }
 

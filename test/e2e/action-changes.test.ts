@@ -90,6 +90,22 @@ describe.each(BROWSERS)('actions report what changed in %s', (kind) => {
     expect(changesText(waited)).toContain('button "Remove 5"');
   });
 
+  it('shows a frame a click revealed with what it holds, as a snapshot since then does', async () => {
+    const snap = await start();
+    expect(snap.text).not.toContain('Inset');
+    // The outline the client saw had no frame: the comparison's reading starts in the click's own exchange, meets
+    // the frame, and must read it afresh with the frames introduced, not show it as a frame it cannot reach.
+    const shown = await act('click', { handle: handleOf(snap.text, /button "Show inset"/) });
+    const diff = changesText(shown);
+    expect(changesOf(shown), shown.text).toMatchObject({ since: snap.snapshot, shown_as: 'diff' });
+    expect(diff).toContain('button "Inside the inset"');
+    expect(diff).not.toContain('not-loaded');
+    // The same change as snapshot(since) shows it, hunk for hunk (handles and all).
+    const since = await s.snapshot({ since: snap.snapshot });
+    const hunks = (text: string) => text.split('\n').filter((l) => !/^(changes since|coverage:|page |note:)/.test(l));
+    expect(hunks(diff)).toEqual(hunks(since.text));
+  });
+
   it('gives a note instead of a change too large to show', async () => {
     const snap = await start();
     const many = await act('click', { handle: handleOf(snap.text, /button "Add many"/) });

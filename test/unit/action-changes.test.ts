@@ -34,7 +34,7 @@ describe('the changes part of an answer', () => {
 });
 
 describe('what each client saw', () => {
-  const view = (tab: number, caller: string, chars = 10) => ({ id: `s${caller}x`, tab, caller, document: 'doc1', args: {}, lines: [], whole: true, chars });
+  const view = (tab: number, caller: string, chars = 10) => ({ id: `s${caller}x`, tab, caller, document: 'doc1', args: {}, lines: [], whole: true, chars, frames: false });
 
   it('keeps one view per client and tab, and four clients per tab', () => {
     for (const c of ['c1', 'c2', 'c3', 'c4', 'c5']) noteSeen(view(7, c));

@@ -3,13 +3,27 @@
 // (../action-changes.ts; docs/tools.md, "Results").
 import { specOf } from '../../../shared/ops.js';
 import { disabledTools } from '../../settings.js';
-import { changesSinceSeen, noteShown } from '../action-changes.js';
+import { beginComparison, changesSinceSeen, noteShown, type BegunComparison } from '../action-changes.js';
 import { keptSnapshot } from '../snapshot.js';
 import type { SeenArgs } from '../snapshot-seen.js';
 import type { CallState } from './types.js';
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Whether the call's result reports what it changed (the op says so, and the person did not switch snapshot off). */
+function reportsChanges(state: CallState): boolean {
+  // The changes are outline lines: where the person switched snapshot off, actions do not show them either.
+  return specOf(state.op).reports_changes === true && !disabledTools(state.settings).includes('snapshot');
+}
+
+/**
+ * Begins the comparison of an action carried out in frame `frame`, so that its first lines are read in the action's
+ * own exchange (../action-changes.ts `beginComparison`); undefined when the call reports no changes or cannot.
+ */
+export function beginChanges(state: CallState, frame: number): Promise<BegunComparison | undefined> {
+  return reportsChanges(state) ? beginComparison(state.tab, state.call.client.id, frame, state.settings) : Promise.resolve(undefined);
 }
 
 /** `value` of the dispatched call, with `changes` when the op reports them. Never fails a call that succeeded. */
@@ -20,9 +34,8 @@ export async function afterDispatch(state: CallState, value: unknown): Promise<u
     if (k && k.tab === state.tab) noteShown(k, caller, filtersOf(state.args));
     return value;
   }
-  // The changes are outline lines: where the person switched snapshot off, actions do not show them either.
-  if (!specOf(state.op).reports_changes || !isRecord(value) || disabledTools(state.settings).includes('snapshot')) return value;
-  const changes = await changesSinceSeen(state.tab, caller, { navigating: value.navigation_started === true, deadline: state.clock.deadline, settings: state.settings });
+  if (!reportsChanges(state) || !isRecord(value)) return value;
+  const changes = await changesSinceSeen(state.tab, caller, { navigating: value.navigation_started === true, deadline: state.clock.deadline, settings: state.settings, begun: state.begun });
   return changes ? { ...value, changes } : value;
 }
 

@@ -19,6 +19,7 @@ import { underNavigationGuard } from './guarded.js';
 import { decideEveryFrame, type FrameOutcome } from './every-frame.js';
 import { openLinkInNewTab } from '../link-tabs.js';
 import { withDialogPolicy } from '../dialog-policy.js';
+import { beginChanges } from './changes.js';
 
 /** Acting ops may cause the navigation themselves (a link, a submit): their answer gets this long to arrive, ms. */
 const OWN_NAVIGATION_GRACE_MS = 1_000;
@@ -38,10 +39,14 @@ export function budgetOfCall(state: CallState): CallBudget {
 
 async function carryOut(given: CallState): Promise<unknown> {
   const { tab } = given;
-  // Acting calls answer dialogs as they say, else as the tab was told (../dialog-policy.ts).
-  const state: CallState = takesDialogs(given) ? { ...given, args: await withDialogPolicy(tab, given.args) } : given;
+  // An action's comparison with what its caller saw begins meanwhile, to read in the action's own exchange.
+  const begun = runsOn(given, 'content') && !given.target!.everyFrame ? beginChanges(given, given.target!.frame) : undefined;
+  // Acting calls answer dialogs as they say, else as the tab was told (../dialog-policy.ts); read with the tab's secret
+  // parameters, in one wait.
+  const [args, urlParams] = await Promise.all([takesDialogs(given) ? withDialogPolicy(tab, given.args) : given.args, secretParams(tab)]);
+  const state: CallState = args === given.args ? given : { ...given, args };
   const budget = budgetOfCall(state);
-  const options = { call: state.call.id, redaction: redactionOf(state.settings, await secretParams(tab)), budget };
+  const options = { call: state.call.id, redaction: redactionOf(state.settings, urlParams), budget };
   if (runsOn(state, 'background')) return runInBackground(state.op, tab, state.args, options);
   if (!runsOn(state, 'content')) throw orielError('unsupported', `"${state.op}" runs nowhere Oriel knows.`);
   const target = state.target!;
@@ -50,8 +55,12 @@ async function carryOut(given: CallState): Promise<unknown> {
   const input = offerTrustedInput(state.call.id, state.op, tab, target.frame, state.settings.trustedInput);
   try {
     const acts = OPS[state.op].capability === 'act';
-    const frameOptions = input ? { ...options, input } : options;
-    const value = (await endsWithDocument(sendToFrame(tab, target.frame, state.op, state.args, frameOptions), tab, target.frame, acts ? OWN_NAVIGATION_GRACE_MS : 0)).value;
+    const comparison = await begun;
+    const frameOptions = { ...options, ...(input && { input }), ...(comparison && { thenRead: comparison.ask }) };
+    const reply = await endsWithDocument(sendToFrame(tab, target.frame, state.op, state.args, frameOptions), tab, target.frame, acts ? OWN_NAVIGATION_GRACE_MS : 0);
+    // The state the pipeline goes on with is `given`: the comparison travels there to the result (./changes.ts).
+    if (comparison) given.begun = { comparison, ...(reply.thenRead && { read: reply.thenRead }) };
+    const value = reply.value;
     // A modified click on a link that synthetic events could not open: open it as a person's click would.
     const newTabUrl = specOf(state.op).opens_new_tab ? argOf(value, 'new_tab_url') : undefined;
     if (typeof newTabUrl === 'string') {

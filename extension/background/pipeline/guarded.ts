@@ -30,11 +30,11 @@ const DENIED_LINGER_MS = 15_000;
  */
 export async function underNavigationGuard(state: CallState, run: (state: CallState) => Promise<unknown>): Promise<unknown> {
   const t = state.target!;
-  // Where the tab was, to load it again should the browser leave it on an error page for a stopped navigation.
-  const before = await topFrameUrl(state.tab);
+  // Where the tab was, to load it again should the browser leave it on an error page for a stopped navigation; read
+  // while the guard goes up (two independent browser calls: one wait instead of two).
+  const [before, guard] = await Promise.all([topFrameUrl(state.tab), guardTab(state.tab, [t.topOrigin, t.origin, ...(t.destination !== undefined ? [t.destination] : [])])]);
   /** The error for a stopped navigation, once the tab is off the browser's error page (../blocked-return.ts). */
   const failure = async (blocked: Blocked) => blockedError(state, blocked, await returnFromBlock(state.tab, blocked.origin, before));
-  const guard = await guardTab(state.tab, [t.topOrigin, t.origin, ...(t.destination !== undefined ? [t.destination] : [])]);
   // An op that answers before its navigation commits (navigate without waiting) returns while it is under way: the guard stays until it commits or fails.
   let releaseLater = false;
   const watch = watchTopFrame(state.tab);

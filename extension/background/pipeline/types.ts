@@ -1,8 +1,9 @@
 // The state one page call carries through the background's pipeline (./index.ts), stage by stage.
 import type { PageCall } from '../../../shared/call.js';
-import { isNavigatingOp, OPS, type NavigatingOpName, type OpArgs, type OpSite, type PublicOpName, type RedactionPolicy, type SiteOpName } from '../../../shared/ops.js';
+import { isNavigatingOp, OPS, type NavigatingOpName, type OpArgs, type OpResult, type OpSite, type PublicOpName, type RedactionPolicy, type SiteOpName } from '../../../shared/ops.js';
 import type { Settings } from '../../settings.js';
 import type { CallClock } from './deadline.js';
+import type { BegunComparison } from '../action-changes.js';
 
 /** The frames a call touches, as the target stage found them. */
 export interface CallTarget {
@@ -47,6 +48,11 @@ export interface CallState<N extends PublicOpName = PublicOpName> {
   exec?: { origin: string; code?: string; codeHash: string; operation?: string };
   /** Set once every stage passed and the call is carried out: the audit log says whether an exec call ran. */
   dispatched?: boolean;
+  /**
+   * Set by dispatch for an action whose comparison with what its caller saw began with it (../action-changes.ts
+   * `beginComparison`): the comparison, and the first lines the action's exchange read, if any.
+   */
+  begun?: { comparison: BegunComparison; read?: OpResult<'snapshot.lines'> };
 }
 
 /** A stage: checks or enriches the call, or stops it by throwing OrielError. */
