@@ -121,26 +121,9 @@ function walkFlags(settings: Settings, args: SnapshotArgs, urlParams: string[]):
  * extension's local storage (`freshWalks: true`), which only the extension's own pages can set. The randomized test
  * of reuse (test/e2e/snapshot-reuse-*.test.ts) compares warm outlines with fresh ones through it; no agent can.
  */
-function freshWalks(): Promise<boolean> {
-  if (!listening) {
-    listening = true;
-    chrome.storage.onChanged.addListener((changes, area) => {
-      if (area === 'local' && 'freshWalks' in changes) fresh = undefined;
-    });
-  }
-  // Read once and kept until storage says it changed: every snapshot and every action's comparison asks.
-  return (fresh ??= chrome.storage.local.get('freshWalks').then(
-    (v) => v.freshWalks === true,
-    (err: unknown) => {
-      fresh = undefined;
-      throw err;
-    },
-  ));
+async function freshWalks(): Promise<boolean> {
+  return (await chrome.storage.local.get('freshWalks')).freshWalks === true;
 }
-
-/** The switch as last read from storage, or undefined until read (and after it changed). */
-let fresh: Promise<boolean> | undefined;
-let listening = false;
 
 function filterSpec(args: SnapshotArgs): FilterSpec | undefined {
   const spec: FilterSpec = {};
