@@ -252,9 +252,21 @@ export function reuseSuite(kind: BrowserKind): void {
       expect(warmShort).toBe(freshShort);
     });
 
-    it(`gives the same outline as a fresh walk after each of ${STEPS} random changes`, { timeout: 240_000 }, async () => {
+    it(`gives the same outline as a fresh walk after each of ${STEPS} random changes`, { timeout: 240_000 }, async ({ onTestFailed, task }) => {
       const seed = Number(process.env.ORIEL_REUSE_SEED) || Math.floor(Math.random() * 2 ** 31);
       const random = generator(seed);
+      let at = -1;
+      let last: Step | undefined;
+      // Whatever ends an attempt (a differing outline, a timeout, a failed call), its seed and step go to stderr as it
+      // fails: vitest shows a test's console output in every run, where a failed attempt's errors vanish once a retry
+      // (vitest.config.ts, under CI) passes.
+      onTestFailed(() => {
+        const errors = (task.result?.errors ?? []).map((e) => `${e.message}${e.diff ? `\n${e.diff}` : ''}`).join('\n');
+        console.error(
+          `[snapshot-reuse ${kind}] attempt ${(task.result?.retryCount ?? 0) + 1} failed: ORIEL_REUSE_SEED=${seed} ORIEL_REUSE_STEPS=${STEPS}, ` +
+            `at step ${at} ${JSON.stringify(last)}\n${errors}`,
+        );
+      });
       await s.load('reuse.html');
       // The options page opens once, then stays behind the shared tab: switching tabs at each step would blur the page,
       // which voids every reading (focus styles) and would leave nothing to test.
@@ -263,6 +275,8 @@ export function reuseSuite(kind: BrowserKind): void {
       const frameUrl = `${s.a}/frame-child.html`;
       for (let i = 0; i < STEPS; i++) {
         const step: Step = { op: OPS[Math.floor(random() * OPS.length)]!, a: random(), b: random(), c: random() };
+        at = i;
+        last = step;
         await apply(s.page, step, frameUrl);
         const warm = await s.snapshot({ max_chars: 200_000 });
         await freshWalks(true);
