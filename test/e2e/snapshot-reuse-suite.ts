@@ -176,7 +176,8 @@ async function apply(page: Page, step: Step, frameUrl: string): Promise<void> {
           f.title = `Frame ${n}`;
           f.src = frameUrl;
           const loaded = new Promise((r) => f.addEventListener('load', r, { once: true }));
-          document.getElementById('s4')!.append(f);
+          // The last section (#s4 in the fixture) by its place: an `attribute` step may have given it another id.
+          root.querySelector(':scope > section:last-of-type')!.append(f);
           await loaded;
           return;
         }
