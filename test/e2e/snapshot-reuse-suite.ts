@@ -253,7 +253,7 @@ export function reuseSuite(kind: BrowserKind): void {
       expect(warmShort).toBe(freshShort);
     });
 
-    it(`gives the same outline as a fresh walk after each of ${STEPS} random changes`, { timeout: 240_000 }, async ({ onTestFailed, task }) => {
+    it(`gives the same outline as a fresh walk after each of ${STEPS} random changes`, { timeout: Math.max(240_000, STEPS * 1_000) }, async ({ onTestFailed, task }) => {
       const seed = Number(process.env.ORIEL_REUSE_SEED) || Math.floor(Math.random() * 2 ** 31);
       const random = generator(seed);
       let at = -1;
