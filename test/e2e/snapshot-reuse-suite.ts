@@ -1,10 +1,12 @@
 // The randomized reuse test (docs/architecture.md, "Warm snapshots"): a page over real HTTP in a shared tab is changed
 // step by step from a seed — inserts, removals, attributes (`data-*` and `aria-*` ones among them), classes (some no
 // sheet names), inline styles, text, form values and checkedness, scrolling, shadow roots, frames, style sheet rules
-// (user-action pseudo-classes among them), focus, and real pointer moves and clicks — and after each step the warm snapshot (reusing what
-// earlier walks read) must equal a snapshot read afresh, through the real chain in one browser per file. The fresh one
-// is asked for through the extension's private diagnostic switch (`freshWalks` in its local storage), which only the
-// extension's own pages can set. ORIEL_REUSE_SEED=<n> replays a run; ORIEL_REUSE_STEPS=<n> sets its length.
+// (user-action pseudo-classes among them), focus, and real pointer moves and clicks — and after each step, once the page
+// has settled (laid out and drawn two frames), the warm snapshot (reusing what earlier walks read) must equal a snapshot
+// read afresh, through the real chain in one browser per file. The fresh one is asked for through the extension's
+// private diagnostic switch (`freshWalks` in its local storage), which only the extension's own pages can set.
+// ORIEL_REUSE_SEED=<n> replays a run; ORIEL_REUSE_STEPS=<n> sets its length. An attempt that fails writes its seed,
+// step and outline difference to stderr, which vitest shows even when a retry then passes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'puppeteer-core';
 import type { BrowserKind } from './harness.js';
