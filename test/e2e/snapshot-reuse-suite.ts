@@ -36,7 +36,7 @@ const OPS = ['insert', 'remove', 'attribute', 'class', 'style', 'text', 'value',
  * paragraph …: nothing that navigates), through the browser's input pipeline: hover, active and focus states change
  * with no DOM mutation, and a click ticks a checkbox.
  */
-async function pointer(page: Page, step: Step): Promise<void> {
+async function pointer(page: Page, step: Step): Promise<Point | undefined> {
   const at = await page.evaluate((s: Step) => {
     const pick = <T,>(list: ArrayLike<T>, r: number): T | undefined => (list.length ? list[Math.floor(r * list.length)] : undefined);
     const el = pick(Array.from(document.querySelectorAll('#root input[type="checkbox"], #root button, #root label, #root p, #root h2, #root .pointer, #root .cover')), s.a);
@@ -46,13 +46,20 @@ async function pointer(page: Page, step: Step): Promise<void> {
     // Outside the viewport: a click is left out (a point met by chance could be a link), a move goes to a point in it.
     return x > 0 && y > 0 && x < innerWidth && y < innerHeight ? { x, y } : s.op === 'click' ? null : { x: Math.floor(s.b * innerWidth), y: Math.floor(s.c * innerHeight) };
   }, step);
-  if (!at) return;
+  if (!at) return undefined;
   if (step.op === 'click') await page.mouse.click(at.x, at.y);
   else await page.mouse.move(at.x, at.y);
+  return at;
 }
 
-/** Applies a step in the page; resolves once what it started has settled (a frame has loaded). */
-async function apply(page: Page, step: Step, frameUrl: string): Promise<void> {
+/** A point in the viewport, in CSS pixels. */
+type Point = { x: number; y: number };
+
+/**
+ * Applies a step in the page; resolves once what it started has settled (a frame has loaded), with where a pointer
+ * step left the pointer.
+ */
+async function apply(page: Page, step: Step, frameUrl: string): Promise<Point | undefined> {
   if (step.op === 'hover' || step.op === 'click') return pointer(page, step);
   await page.evaluate(
     async (s: Step, frameUrl: string) => {
@@ -212,15 +219,19 @@ async function apply(page: Page, step: Step, frameUrl: string): Promise<void> {
 }
 
 /**
- * Resolves once the page has laid out what a step changed and drawn two frames since. Content that moves under a
- * pointer that stays put changes what it hovers only at a later frame (both engines synthesize a mouse move after
- * layout), so without this wait the hover state, and all a `:hover` rule hides, could change between the warm
- * snapshot and the fresh one: two true readings of two different pages (seed 882091179, step 219, in Firefox: a focus
- * step scrolled a field into view, and the pointer was over another section by the fresh reading).
+ * Resolves once the page has laid out what a step changed, the pointer (where a pointer step left it, `at`) has been
+ * moved there again, and two frames have been drawn. Content that moves or scrolls under a pointer that stays put
+ * changes what it hovers only later: the engines synthesize a mouse move after layout at a later frame, and after
+ * scrolling later still (a timer). Without this, the hover state, and all a `:hover` rule hides, could change between
+ * the warm snapshot and the fresh one: two true readings of two different pages (in Firefox, seed 882091179 steps
+ * 212/219/220 and seed 2051168562 step 89: focus and select steps moved content, and by the fresh reading the pointer
+ * was over another section). The move again is a real one through the input pipeline: the page gets the same
+ * `mouseover`/`pointerover` events a synthesized move would send, at once.
  */
-async function settled(page: Page): Promise<void> {
+async function settled(page: Page, at: Point | undefined): Promise<void> {
+  await page.evaluate(() => void document.documentElement.getBoundingClientRect());
+  if (at) await page.mouse.move(at.x, at.y);
   await page.evaluate(async () => {
-    document.documentElement.getBoundingClientRect();
     for (let i = 0; i < 2; i++) await new Promise((r) => requestAnimationFrame(r));
   });
 }
@@ -290,12 +301,13 @@ export function reuseSuite(kind: BrowserKind): void {
       await freshWalks(false);
       await s.page.bringToFront();
       const frameUrl = `${s.a}/frame-child.html`;
+      let pointerAt: Point | undefined;
       for (let i = 0; i < STEPS; i++) {
         const step: Step = { op: OPS[Math.floor(random() * OPS.length)]!, a: random(), b: random(), c: random() };
         at = i;
         last = step;
-        await apply(s.page, step, frameUrl);
-        await settled(s.page);
+        pointerAt = (await apply(s.page, step, frameUrl)) ?? pointerAt;
+        await settled(s.page, pointerAt);
         const warm = await s.snapshot({ max_chars: 200_000 });
         await freshWalks(true);
         const fresh = await s.snapshot({ max_chars: 200_000 });
