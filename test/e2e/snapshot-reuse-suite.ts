@@ -220,7 +220,7 @@ async function apply(page: Page, step: Step, frameUrl: string): Promise<Point | 
 
 /**
  * Resolves once the page has laid out what a step changed, the pointer (where a pointer step left it, `at`) has been
- * moved there again, and two frames have been drawn. Content that moves or scrolls under a pointer that stays put
+ * moved away and back, and two frames have been drawn. Content that moves or scrolls under a pointer that stays put
  * changes what it hovers only later: the engines synthesize a mouse move after layout at a later frame, and after
  * scrolling later still (a timer). Without this, the hover state, and all a `:hover` rule hides, could change between
  * the warm snapshot and the fresh one: two true readings of two different pages (in Firefox, seed 882091179 steps
@@ -230,7 +230,11 @@ async function apply(page: Page, step: Step, frameUrl: string): Promise<Point | 
  */
 async function settled(page: Page, at: Point | undefined): Promise<void> {
   await page.evaluate(() => void document.documentElement.getBoundingClientRect());
-  if (at) await page.mouse.move(at.x, at.y);
+  if (at) {
+    // Away by a pixel and back: a move to where the pointer already is sends nothing (WebDriver's pointerMove).
+    await page.mouse.move(at.x + 1, at.y);
+    await page.mouse.move(at.x, at.y);
+  }
   await page.evaluate(async () => {
     for (let i = 0; i < 2; i++) await new Promise((r) => requestAnimationFrame(r));
   });
