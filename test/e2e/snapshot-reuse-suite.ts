@@ -222,7 +222,7 @@ async function apply(page: Page, step: Step, frameUrl: string): Promise<Point | 
  * Resolves once the page has laid out what a step changed, the pointer (where a pointer step left it, `at`) has been
  * moved away and back, and two frames have been drawn. Content that moves or scrolls under a pointer that stays put
  * changes what it hovers only later: the engines synthesize a mouse move after layout at a later frame, and after
- * scrolling later still (a timer). Without this, the hover state, and all a `:hover` rule hides, could change between
+ * scrolling later still (in Firefox, past two frames). Without this, the hover state, and all a `:hover` rule hides, could change between
  * the warm snapshot and the fresh one: two true readings of two different pages (in Firefox, seed 882091179 steps
  * 212/219/220 and seed 2051168562 step 89: focus and select steps moved content, and by the fresh reading the pointer
  * was over another section). The move again is a real one through the input pipeline: the page gets the same
