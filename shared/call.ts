@@ -15,6 +15,8 @@ export type Caller = z.infer<typeof CallerSchema>;
 
 /** Longest operation name. */
 const OP_MAX = 40;
+/** Longest origin a content call or its answer carries, characters (a scheme, a host of at most 253, a port). */
+export const ORIGIN_MAX = 300;
 
 /**
  * A page call as the hub sends it to a browser (hub → native host → background).
@@ -73,6 +75,13 @@ export const ContentCallSchema = z.object({
    * (extension/background/action-changes.ts). Not read when the op reports a navigation it started.
    */
   then_read: SnapshotLinesArgs.optional(),
+  /**
+   * For an op that may follow a link or submit a form (shared/ops.ts `activates`): the origin of the frame it acts in.
+   * Right before acting, the content script reads where the element leads; when that is an http(s) page of another
+   * origin, the op is not carried out and the answer's `leads_to` names that origin, so consent can judge it first
+   * (docs/architecture.md, "Consent": navigation is an act on the destination). Absent: the op acts wherever it leads.
+   */
+  leads_from: z.string().max(ORIGIN_MAX).optional(),
 });
 export type ContentCall = z.infer<typeof ContentCallSchema>;
 

@@ -390,14 +390,6 @@ export const ElementRectResult = z.object({
   viewport: z.object({ width: z.number(), height: z.number() }),
 });
 
-/**
- * `destination`: where activating one element would take its frame or tab — the link it is in, the form its submit
- * button sends, or (`enter`: Enter pressed in it) the form a text field implicitly submits — so consent can judge the
- * destination first.
- */
-export const DestinationArgs = TargetArgs.extend({ enter: z.boolean().optional() });
-/** `url`: the absolute URL (absent when the element leads nowhere, or cannot be found now). */
-export const DestinationResult = z.object({ url: z.string().optional() });
 
 /** A box in viewport CSS pixels. */
 const BoxSchema = z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() });
@@ -485,7 +477,8 @@ export interface OpSpec {
   answers_before_commit?: (args: never) => boolean;
   /**
    * With these arguments it activates its element as a click or an Enter does, which may follow a link or submit a
-   * form: consent judges that destination before the call acts (docs/architecture.md, "Consent").
+   * form: consent judges that destination before the call acts, read by the content script right before it acts
+   * (shared/call.ts `leads_from`; docs/architecture.md, "Consent").
    */
   activates?: (args: never) => 'click' | 'enter' | undefined;
   /** What exec consent shows for it (exec operations). */
@@ -730,7 +723,6 @@ export const OPS = {
   lifeline: { args: LifelineArgs, result: z.null(), capability: 'none', site: 'content', public: false },
   dialogs: { args: DialogsArgs, result: DialogsResult, capability: 'none', site: 'content', public: false },
   element_rect: { args: ElementRectArgs, result: ElementRectResult, capability: 'read', site: 'content', public: false },
-  destination: { args: DestinationArgs, result: DestinationResult, capability: 'read', site: 'content', public: false },
   redaction_boxes: { args: RedactionBoxesArgs, result: RedactionBoxesResult, capability: 'read', site: 'content', public: false },
   'snapshot.lines': { args: SnapshotLinesArgs, result: z.union([LinesReplySchema, LinesLostSchema]), capability: 'read', site: 'content', public: false },
   'snapshot.hello': { args: SnapshotHelloArgs, result: z.object({ sent: z.boolean() }), capability: 'none', site: 'content', public: false },

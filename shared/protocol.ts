@@ -2,7 +2,7 @@
 // and the hello that opens every hub-socket connection. Documented in docs/native-messaging.md.
 import { z } from 'zod';
 import { ErrorDataSchema } from './errors.js';
-import { PageCallSchema } from './call.js';
+import { ORIGIN_MAX, PageCallSchema } from './call.js';
 import { BRIDGE_LIMITS } from './bridge.js';
 import { AppAnswerSchema, MAX_APP_CLIENT_CHARS, MAX_APP_CLIENTS, PromptQuestionSchema } from './ask-in-app.js';
 import { DownloadInfoSchema } from './downloads.js';
@@ -187,7 +187,8 @@ export type SocketHello = z.infer<typeof SocketHelloSchema>;
 export const ContentResponseSchema = z.union([
   /** `then_read`: the `snapshot.lines` answer to the call's `then_read` (shared/call.ts), when it was asked and read. */
   z.object({ ok: z.literal(true), value: z.unknown(), document: z.string().max(32), then_read: z.unknown().optional() }),
-  z.object({ ok: z.literal(false), error: ErrorDataSchema, document: z.string().max(32) }),
+  /** `leads_to`: the op was not carried out, as its element leads to this origin (shared/call.ts `leads_from`). */
+  z.object({ ok: z.literal(false), error: ErrorDataSchema, document: z.string().max(32), leads_to: z.string().max(ORIGIN_MAX).optional() }),
 ]);
 export type ContentResponse = z.infer<typeof ContentResponseSchema>;
 

@@ -6,6 +6,7 @@ import { DocumentResult, OPS, specOf, type OpArgs, type OpResult, type Redaction
 import { errorData, OrielError } from '../../shared/errors.js';
 import type { TrustedOffer } from '../../shared/trusted-input.js';
 import { originOf } from '../consent/rules.js';
+import { LeadsElsewhere } from './leads-elsewhere.js';
 
 /** A frame's answer: the value (validated against the op's result schema) and the id of the document that produced it. */
 export interface FrameReply<T = unknown> {
@@ -42,6 +43,13 @@ export interface FrameCallOptions {
   input?: TrustedOffer;
   /** `snapshot.lines` to read in the frame once the op succeeded, in the same exchange (shared/call.ts `then_read`). */
   thenRead?: OpArgs<'snapshot.lines'>;
+  /**
+   * The origin of the frame an op that may follow a link or submit a form acts in: the op is not carried out when its
+   * element leads to another http(s) origin, and the call fails with {@link LeadsElsewhere} (shared/call.ts `leads_from`).
+   */
+  leadsFrom?: string;
+  /** The frame's address, when the caller has just read it (an acting call is never resent into another document). */
+  frameUrl?: string | undefined;
 }
 
 /** How many times one message waits for a content script to be brought into its frame (./inject.ts). */
@@ -99,7 +107,8 @@ export function isNobodyListening(err: unknown): boolean {
  * @throws OrielError with the content script's error, `session_gone` when the tab is gone, `unsupported` when the
  *   frame cannot have Oriel's content script (browser-internal pages, error pages), `stale_document` when it is
  *   loading another document, `timeout` when the content script could not start there in time (a busy or blocked
- *   page), or `internal` when the answer does not fit the op's result schema.
+ *   page), or `internal` when the answer does not fit the op's result schema; {@link LeadsElsewhere} (nothing done)
+ *   when the call gave `leadsFrom` and its element leads to another origin.
  */
 export async function sendToFrame<N extends ContentOpName>(tab: number, frameId: number, op: N, args: OpArgs<N>, options: FrameCallOptions = {}): Promise<FrameReply<OpResult<N>>> {
   const message: ContentCall = {
@@ -111,10 +120,11 @@ export async function sendToFrame<N extends ContentOpName>(tab: number, frameId:
     ...(options.budget && { budget: options.budget }),
     ...(options.input && { input: options.input }),
     ...(options.thenRead && { then_read: options.thenRead }),
+    ...(options.leadsFrom !== undefined && { leads_from: options.leadsFrom }),
   };
   // An acting call is never resent into another document: the address its frame showed when it was first sent.
   const acting = specOf(op).capability === 'act' || specOf(op).capability === 'exec';
-  const sentAt = acting ? await frameUrl(tab, frameId) : undefined;
+  const sentAt = acting ? (options.frameUrl ?? (await frameUrl(tab, frameId))) : undefined;
   let raw: unknown;
   for (let attempt = 0; ; attempt++) {
     const sentIn = commitCount(tab, frameId);
@@ -142,7 +152,11 @@ export async function sendToFrame<N extends ContentOpName>(tab: number, frameId:
   const described = specOf(op).describes_document && parsed.data.ok ? DocumentResult.safeParse(parsed.data.value) : undefined;
   const origin = described?.success && described.data.document === parsed.data.document ? described.data.origin : undefined;
   noteDocument(tab, parsed.data.document, frameId, origin);
-  if (!parsed.data.ok) throw new OrielError(parsed.data.error);
+  if (!parsed.data.ok) {
+    // Only a call that asked may be told so: any other answer of this shape is the error it carries.
+    if (parsed.data.leads_to !== undefined && options.leadsFrom !== undefined) throw new LeadsElsewhere(parsed.data.leads_to);
+    throw new OrielError(parsed.data.error);
+  }
   const result = OPS[op].result.safeParse(parsed.data.value);
   if (!result.success) {
     const issue = result.error.issues[0];

@@ -107,15 +107,16 @@ function linger(tab: number, token: symbol, ms: number): Promise<void> {
   return serially(async () => {
     const guard = guarded.get(tab);
     if (guard?.token !== token) return;
-    if (!guard.blocked) {
-      const before = await topFrameUrl(tab);
+    const keep = lingeringRules(guard.rules);
+    const drop = guard.rules.filter((r) => !keep.includes(r));
+    // Where the tab is is read while the rules are dropped (two independent browser calls: one wait).
+    const watch = !guard.blocked;
+    const [before] = await Promise.all([watch ? topFrameUrl(tab) : undefined, chrome.declarativeNetRequest.updateSessionRules({ removeRuleIds: drop.map((r) => r.id) }).catch(() => undefined)]);
+    if (watch) {
       void guard.stopped.then((blocked) => {
         if (guarded.get(tab)?.token === token) void returnFromBlock(tab, blocked.origin, before);
       });
     }
-    const keep = lingeringRules(guard.rules);
-    const drop = guard.rules.filter((r) => !keep.includes(r));
-    await chrome.declarativeNetRequest.updateSessionRules({ removeRuleIds: drop.map((r) => r.id) }).catch(() => undefined);
     guard.rules = keep;
     if (keep.length === 0) {
       guarded.delete(tab);

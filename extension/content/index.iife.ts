@@ -5,7 +5,8 @@
 import '../zod-jitless.js'; // first: zod must be jitless before any schema is built
 import './once.js'; // then: a second copy in this frame stops here, before it listens to anything
 import { ContentCallSchema, type ContentCall } from '../../shared/call.js';
-import { argOf, budgetOf, isOpName, isSiteOp, parseOpArgs, specOf, type OpArgs, type SiteOpName } from '../../shared/ops.js';
+import { activationOf, argOf, budgetOf, elementOf, isOpName, isSiteOp, parseOpArgs, specOf, type OpArgs, type SiteOpName } from '../../shared/ops.js';
+import { leadsElsewhere } from './actions/destination.js';
 import type { ContentResponse } from '../../shared/protocol.js';
 import { errorData, orielError, toErrorData } from '../../shared/errors.js';
 import { currentRegistry } from './document.js';
@@ -88,6 +89,13 @@ async function answer(message: unknown): Promise<ContentResponse> {
       return (redactor = Redactor.fromPolicy(call.redaction));
     },
   };
+  // A link or a submit that leads to another origin is not followed before consent judged it (shared/call.ts `leads_from`).
+  const how = call.leads_from !== undefined ? activationOf(op, args.args) : undefined;
+  const target = how && elementOf(op, args.args);
+  const leadsTo = target ? leadsElsewhere(how, target, call.leads_from!, ctx) : undefined;
+  if (leadsTo !== undefined) {
+    return { ok: false, error: errorData('permission_denied', `Not carried out: the element leads to ${leadsTo}, which consent judges first.`), document: registry.namespace, leads_to: leadsTo };
+  }
   // Acting calls answer the JavaScript dialogs they open (./dialogs.ts), as the op map says.
   const dialogs = specOf(op).arms_dialogs ? armDialogs({ dialog: argOf(args.args, 'dialog'), dialog_text: argOf(args.args, 'dialog_text'), dialog_policy: argOf(args.args, 'dialog_policy') }) : undefined;
   try {

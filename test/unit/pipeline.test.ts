@@ -58,6 +58,7 @@ const { documentGuard } = await import('../../extension/background/pipeline/guar
 const { dispatch } = await import('../../extension/background/pipeline/dispatch.js');
 const { decideEveryFrame } = await import('../../extension/background/pipeline/every-frame.js');
 const { CallClock } = await import('../../extension/background/pipeline/deadline.js');
+const { LeadsElsewhere } = await import('../../extension/background/leads-elsewhere.js');
 type CallState = import('../../extension/background/pipeline/types.js').CallState;
 
 /** A call's state as the pipeline builds it, for `op` with `args` (validated by the op map), 10 s from now. */
@@ -145,19 +146,16 @@ describe('stage 3: consent', () => {
     expect(await failure(consent(await targeted('extract', { selector: '#x' }, { ...DEFAULT_SETTINGS, disabledTools: ['extract'] })))).toBe('operation_disabled');
   });
 
-  it('judges navigate on its destination alone, and a click on the origin its link leads to as well', async () => {
+  it('judges navigate on its destination alone; a click, before it is sent, on the origin it acts in only', async () => {
     await consent(await targeted('navigate', { url: 'https://elsewhere.test/page' }));
     expect(stubs.judge.mock.calls.map((c) => c[0])).toEqual([{ capability: 'act', origin: 'https://elsewhere.test', tab: 1, top: true }]);
     stubs.judge.mockClear();
-    stubs.sendToFrame.mockImplementation(async (...a: unknown[]) => (a[2] === 'destination' ? { value: { url: 'https://away.test/x' }, document: 'doc1' } : { value: {}, document: 'doc1' }));
     const click = await targeted('click', { selector: 'a' });
     await consent(click);
-    expect(stubs.judge.mock.calls.map((c) => [c[0].capability, c[0].origin])).toEqual([
-      ['act', 'https://top.test'],
-      ['act', 'https://away.test'],
-    ]);
-    expect(click.target!.destination).toBe('https://away.test');
-    stubs.sendToFrame.mockReset();
+    expect(stubs.judge.mock.calls.map((c) => [c[0].capability, c[0].origin])).toEqual([['act', 'https://top.test']]);
+    // Where it leads is read by the page in the click's own exchange (stage 5).
+    expect(stubs.sendToFrame).not.toHaveBeenCalled();
+    expect(click.target!.destination).toBeUndefined();
   });
 
   it('shows exec consent the code an op runs, as the op map says', async () => {
@@ -224,6 +222,38 @@ describe('stage 5: dispatch', () => {
     expect(value).toMatchObject({ new_tab_url: 'https://top.test/next', new_tab_session: 'inst-99' });
     const click = stubs.sendToFrame.mock.calls.find((c) => c[2] === 'click')!;
     expect(click[4]).toMatchObject({ call: 7, budget: { deadline: state.clock.deadline, slack_ms: 5_000 } });
+    stubs.sendToFrame.mockReset();
+  });
+
+  it('asks the page where a click leads; one that leads to another origin is judged there first, then sent again', async () => {
+    stubs.sendToFrame.mockImplementation(async (...a: unknown[]) => {
+      const options = a[4] as { leadsFrom?: string };
+      if (options.leadsFrom !== undefined) throw new LeadsElsewhere('https://away.test');
+      return { value: { dispatched: true }, document: 'doc1' };
+    });
+    const state = stateOf('click', { selector: 'a' });
+    await target(state);
+    await consent(state);
+    stubs.judge.mockClear();
+    expect(await dispatch(state)).toMatchObject({ dispatched: true });
+    const sent = stubs.sendToFrame.mock.calls.filter((c) => c[2] === 'click').map((c) => (c[4] as { leadsFrom?: string }).leadsFrom);
+    // First with the frame's origin to compare with; then, the destination allowed, without.
+    expect(sent).toEqual(['https://top.test', undefined]);
+    expect(stubs.judge.mock.calls.map((c) => [c[0].capability, c[0].origin])).toEqual([['act', 'https://away.test']]);
+    expect(state.target!.destination).toBe('https://away.test');
+    stubs.sendToFrame.mockReset();
+  });
+
+  it('refuses a click whose link leads to an origin the person always denies, and does not send it again', async () => {
+    stubs.sendToFrame.mockImplementation(async () => {
+      throw new LeadsElsewhere('https://away.test');
+    });
+    const state = stateOf('click', { selector: 'a' });
+    await target(state);
+    stubs.judge.mockImplementation(async (need) => ({ kind: need.origin === 'https://away.test' ? 'deny' : 'allow' }));
+    expect(await failure(dispatch(state))).toBe('permission_denied');
+    expect(stubs.sendToFrame.mock.calls.filter((c) => c[2] === 'click')).toHaveLength(1);
+    stubs.judge.mockImplementation(async () => ({ kind: 'allow' }));
     stubs.sendToFrame.mockReset();
   });
 

@@ -4,7 +4,6 @@
 // granted suspends the call on a prompt with its own budget; the person's answer lets it through, refuses it, or
 // leaves a rule for later calls. Others call {@link isGranted} to ask without prompting.
 import { awaitTurn } from './turns.js';
-import { destinationOrigin } from './destination.js';
 import { orielError } from '../../../shared/errors.js';
 import { execShownOf, OPS, specOf, type ExecShown } from '../../../shared/ops.js';
 import { answersFor, appAnswersFor, effectOf, type Answer, type Grantable, type Need } from '../../consent/rules.js';
@@ -74,15 +73,19 @@ export const consent: Stage = async (state) => {
     state.exec = { origin: state.target!.origin, codeHash, ...(detail.code !== undefined ? { code: detail.code } : { operation: detail.operation }) };
   }
   for (const need of needsOf(state, codeHash)) await obtain(state, need, detail?.detail);
-  // A click on a link or a submit, or Enter in a form, leads elsewhere: that is an act on the destination too.
-  if (OPS[state.op].capability === 'act' && !specOf(state.op).navigates) {
-    const leadsTo = await destinationOrigin(state);
-    if (leadsTo !== undefined) {
-      await obtain(state, { capability: 'act', origin: leadsTo, tab: state.tab, top: true }, undefined);
-      state.target!.destination = leadsTo;
-    }
-  }
+  // Where a click, a type or a key leads is read by the content script right before it acts (./dispatch.ts).
 };
+
+/**
+ * A click on a link or a submit, or Enter in a form, that leads to `origin` (another one than its frame's) is an act
+ * on that origin too: obtained as the call's other needs are (asking the person if need be), it becomes the call's
+ * destination, which its navigation guard lets through (./guarded.ts).
+ * @throws OrielError `permission_denied`, `permission_timeout`, `cancelled`, as {@link obtain}.
+ */
+export async function obtainDestination(state: CallState, origin: string): Promise<void> {
+  await obtain(state, { capability: 'act', origin, tab: state.tab, top: true }, undefined);
+  state.target!.destination = origin;
+}
 
 /**
  * Lets the call through when `need` is granted; refuses it when denied; otherwise suspends it on a prompt (the

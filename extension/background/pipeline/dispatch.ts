@@ -3,7 +3,7 @@
 // new document meanwhile fails with stale_document (acting ops get a moment: the navigation may be their own doing).
 // Calls that act or run code do it under the tab's navigation guard (./guarded.ts).
 import { errorData, OrielError, orielError } from '../../../shared/errors.js';
-import { argOf, budgetOf, framesAgree, OPS, specOf, type OpArgs, type PublicOpName, type SiteOpName } from '../../../shared/ops.js';
+import { activationOf, argOf, budgetOf, framesAgree, OPS, specOf, type OpArgs, type PublicOpName, type SiteOpName } from '../../../shared/ops.js';
 import { remainingMs, workEnd, type CallBudget } from '../../../shared/call.js';
 import { listFrames, sendToFrame, type FrameCallOptions } from '../frames.js';
 import { runInBackground } from '../ops/index.js';
@@ -20,13 +20,53 @@ import { decideEveryFrame, type FrameOutcome } from './every-frame.js';
 import { openLinkInNewTab } from '../link-tabs.js';
 import { withDialogPolicy } from '../dialog-policy.js';
 import { beginChanges } from './changes.js';
+import { obtainDestination } from './consent.js';
+import { LeadsElsewhere } from '../leads-elsewhere.js';
+import type { BegunComparison } from '../action-changes.js';
 
 /** Acting ops may cause the navigation themselves (a link, a submit): their answer gets this long to arrive, ms. */
 const OWN_NAVIGATION_GRACE_MS = 1_000;
 
-export function dispatch(state: CallState): Promise<unknown> {
+export async function dispatch(state: CallState): Promise<unknown> {
   const capability = OPS[state.op].capability;
-  return capability === 'act' || capability === 'exec' ? underNavigationGuard(state, carryOut) : carryOut(state);
+  if (capability !== 'act' && capability !== 'exec') return carryOut(state, prepare(state));
+  try {
+    return await guardedCarryOut(state);
+  } catch (err) {
+    if (!(err instanceof LeadsElsewhere)) throw err;
+    // Nothing was done: consent judges where the element leads, and the op goes again with that destination allowed.
+    await obtainDestination(state, err.origin);
+    return await guardedCarryOut(state);
+  }
+}
+
+/** Carries the call out under the tab's navigation guard; what it reads beforehand is read while the guard goes up. */
+function guardedCarryOut(state: CallState): Promise<unknown> {
+  const prepared = prepare(state);
+  // Read only once the guard is up; a guard that fails leaves this unread.
+  prepared.catch(() => undefined);
+  return underNavigationGuard(state, (s, topUrl) => carryOut(s, prepared, topUrl));
+}
+
+/** What a call reads before it is sent to its frame (nothing here acts on the page). */
+interface Prepared {
+  /** The call's arguments, with the tab's standing answer to dialogs where the op answers them. */
+  args: CallState['args'];
+  /** The tab's secret URL parameters (../secret-params.ts). */
+  urlParams: string[];
+  /** The comparison begun for an action's result (./changes.ts), if any. */
+  begun: Promise<BegunComparison | undefined> | undefined;
+}
+
+/**
+ * Reads what the call needs before it is sent, all at once: the dialog policy (an acting call's `dialog_policy`
+ * becomes the tab's, ../dialog-policy.ts), the tab's secret parameters, and the start of its comparison.
+ */
+async function prepare(given: CallState): Promise<Prepared> {
+  // An action's comparison with what its caller saw begins meanwhile, to read in the action's own exchange.
+  const begun = runsOn(given, 'content') && !given.target!.everyFrame ? beginChanges(given, given.target!.frame) : undefined;
+  const [args, urlParams] = await Promise.all([takesDialogs(given) ? withDialogPolicy(given.tab, given.args) : given.args, secretParams(given.tab)]);
+  return { args, urlParams, begun };
 }
 
 /**
@@ -37,13 +77,13 @@ export function budgetOfCall(state: CallState): CallBudget {
   return { deadline: state.clock.deadline, slack_ms: budgetOf(state.op, state.args).slack_ms };
 }
 
-async function carryOut(given: CallState): Promise<unknown> {
+/**
+ * Sends the call to where it runs, with what `prepared` read. `topUrl`: the top frame's address as the navigation guard
+ * read it when it went up (acting calls only).
+ */
+async function carryOut(given: CallState, prepared: Promise<Prepared>, topUrl?: string): Promise<unknown> {
   const { tab } = given;
-  // An action's comparison with what its caller saw begins meanwhile, to read in the action's own exchange.
-  const begun = runsOn(given, 'content') && !given.target!.everyFrame ? beginChanges(given, given.target!.frame) : undefined;
-  // Acting calls answer dialogs as they say, else as the tab was told (../dialog-policy.ts); read with the tab's secret
-  // parameters, in one wait.
-  const [args, urlParams] = await Promise.all([takesDialogs(given) ? withDialogPolicy(tab, given.args) : given.args, secretParams(tab)]);
+  const { args, urlParams, begun } = await prepared;
   const state: CallState = args === given.args ? given : { ...given, args };
   const budget = budgetOfCall(state);
   const options = { call: state.call.id, redaction: redactionOf(state.settings, urlParams), budget };
@@ -56,7 +96,15 @@ async function carryOut(given: CallState): Promise<unknown> {
   try {
     const acts = OPS[state.op].capability === 'act';
     const comparison = await begun;
-    const frameOptions = { ...options, ...(input && { input }), ...(comparison && { thenRead: comparison.ask }) };
+    // Where the op may follow a link or submit a form to an origin consent has not judged, the page says so first.
+    const leadsFrom = activationOf(state.op, state.args) && target.destination === undefined ? target.origin : undefined;
+    const frameOptions = {
+      ...options,
+      ...(input && { input }),
+      ...(comparison && { thenRead: comparison.ask }),
+      ...(leadsFrom !== undefined && { leadsFrom }),
+      ...(target.frame === 0 && topUrl !== undefined && { frameUrl: topUrl }),
+    };
     const reply = await endsWithDocument(sendToFrame(tab, target.frame, state.op, state.args, frameOptions), tab, target.frame, acts ? OWN_NAVIGATION_GRACE_MS : 0);
     // The state the pipeline goes on with is `given`: the comparison travels there to the result (./changes.ts).
     if (comparison) given.begun = { comparison, ...(reply.thenRead && { read: reply.thenRead }) };

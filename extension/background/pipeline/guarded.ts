@@ -26,9 +26,12 @@ const DENIED_LINGER_MS = 15_000;
  * tab's top-level navigations reach only origins with an act grant, or those this call was allowed (the origins it
  * acts on, the destination the person allowed). The answer leaves once the guard is narrowed to the origins the person
  * always denies, which stay blocked {@link DENIED_LINGER_MS} longer; what else the page does after the call is its own.
+ * `run` is given the top frame's address as it was when the guard went up (undefined when it could not be read). The
+ * guard is narrowed while the call's result is completed: the pipeline awaits `state.guardReleased` before it answers
+ * (./index.ts).
  * @throws OrielError `permission_denied` (`details.reason: "navigation_blocked"`) when the guard stopped a navigation.
  */
-export async function underNavigationGuard(state: CallState, run: (state: CallState) => Promise<unknown>): Promise<unknown> {
+export async function underNavigationGuard(state: CallState, run: (state: CallState, topUrl: string | undefined) => Promise<unknown>): Promise<unknown> {
   const t = state.target!;
   // Where the tab was, to load it again should the browser leave it on an error page for a stopped navigation; read
   // while the guard goes up (two independent browser calls: one wait instead of two).
@@ -44,7 +47,7 @@ export async function underNavigationGuard(state: CallState, run: (state: CallSt
     const stopped = guard.stopped.then((blocked) => {
       throw new Stopped(blocked);
     });
-    const value = await Promise.race([run(state), stopped]).catch(async (err: unknown) => {
+    const value = await Promise.race([run(state, before), stopped]).catch(async (err: unknown) => {
       throw err instanceof Stopped ? await failure(err.blocked) : err;
     });
     // The navigation the call started may be stopped a moment after the page answered.
@@ -61,7 +64,7 @@ export async function underNavigationGuard(state: CallState, run: (state: CallSt
     return value;
   } finally {
     watch.dispose();
-    if (!releaseLater) await guard.release(DENIED_LINGER_MS);
+    if (!releaseLater) state.guardReleased = guard.release(DENIED_LINGER_MS);
   }
 }
 

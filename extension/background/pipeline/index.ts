@@ -111,7 +111,12 @@ async function run(call: PageCall, signal: AbortSignal, clock: CallClock, seen: 
     await stage(state);
   }
   state.dispatched = true;
-  return afterDispatch(state, await stopOnDialog(dispatch(state), state.tab, call.id));
+  try {
+    return await afterDispatch(state, await stopOnDialog(dispatch(state), state.tab, call.id));
+  } finally {
+    // The answer leaves once the navigation guard is narrowed (./guarded.ts); never fails the call.
+    await state.guardReleased?.catch(() => undefined);
+  }
 }
 
 /** Best-effort cancel of a call: stops a stage that waits, and the content scripts running it. */

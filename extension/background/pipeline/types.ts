@@ -53,6 +53,11 @@ export interface CallState<N extends PublicOpName = PublicOpName> {
    * `beginComparison`): the comparison, and the first lines the action's exchange read, if any.
    */
   begun?: { comparison: BegunComparison; read?: OpResult<'snapshot.lines'> };
+  /**
+   * Set by the navigation guard (./guarded.ts) as the call is carried out: settles once the guard is narrowed to the
+   * origins the person always denies. The answer leaves after it; the call's result is completed meanwhile.
+   */
+  guardReleased?: Promise<void>;
 }
 
 /** A stage: checks or enriches the call, or stops it by throwing OrielError. */

@@ -1,8 +1,9 @@
-// The `destination` internal operation: where activating an element would send its browsing context — the hyperlink it
-// is in, or the form a submit button or a field's implicit submission sends — read before an agent's click or type, so
-// the background can ask for consent on the destination first (docs/architecture.md, "Consent"). Reads only.
-import type { ContentHandler } from '../handlers.js';
-import { checkTarget, resolveNow } from './target.js';
+// Where activating an element would send its browsing context — the hyperlink it is in, or the form a submit button or
+// a field's implicit submission sends — read right before an agent's click, type or key acts, in the same exchange, so
+// the background can ask for consent on a destination of another origin first (docs/architecture.md, "Consent").
+// Reads only.
+import type { ContentContext } from '../handlers.js';
+import { resolveNow, type TargetSpec } from './target.js';
 
 type Submitter = HTMLButtonElement | HTMLInputElement;
 
@@ -41,9 +42,26 @@ export function destinationOfElement(el: Element, enter: boolean): string | unde
   return undefined;
 }
 
-export const destination: ContentHandler<'destination'> = (args, ctx) => {
-  checkTarget(args, 'the element');
-  const el = resolveNow(args, ctx, ctx.redactor());
-  const url = el && destinationOfElement(el, args.enter === true);
-  return url !== undefined ? { url } : {};
-};
+/**
+ * The origin a call of `op` leads to, read right before it acts, when that is an http(s) origin other than `from` (the
+ * frame's own, as the background judged it); undefined when it leads nowhere, to `from`, to no http(s) page, or when
+ * its element cannot be found now (the op then fails or waits as it would; the navigation guard still stops a
+ * navigation to an origin without a grant). `how` is the op map's activation (shared/ops.ts `activationOf`).
+ */
+export function leadsElsewhere(how: 'click' | 'enter', target: TargetSpec, from: string, ctx: ContentContext): string | undefined {
+  let url: string | undefined;
+  try {
+    const el = resolveNow(target, ctx, ctx.redactor());
+    url = el && destinationOfElement(el, how === 'enter');
+  } catch {
+    return undefined;
+  }
+  if (url === undefined || !/^https?:/i.test(url)) return undefined;
+  let origin: string;
+  try {
+    origin = new URL(url).origin;
+  } catch {
+    return undefined;
+  }
+  return origin === from ? undefined : origin;
+}

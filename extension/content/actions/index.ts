@@ -1,9 +1,8 @@
 // Action handlers (click, type, select_options, press_key, hover, scroll, drag, upload, wait_for, extract,
-// extract_rows, the element rectangle screenshots crop by, where an element leads) contributed to the content
+// extract_rows, the element rectangle screenshots crop by) contributed to the content
 // operation table.
 import type { ContentHandlers } from '../handlers.js';
 import { click } from './click.js';
-import { destination } from './destination.js';
 import { drag } from './drag.js';
 import { extract } from './extract.js';
 import { hover } from './hover.js';
@@ -29,5 +28,4 @@ export const actionHandlers: ContentHandlers = {
   extract,
   extract_rows: extractRows,
   element_rect: elementRect,
-  destination,
 };
