@@ -139,8 +139,10 @@ export async function changesSinceSeen(
   const seen = seenBy(tab, caller);
   if (!seen) return undefined;
   const before = baseOf(seen);
+  // The comparison begun with the action counts only if it began from what the caller still has seen.
+  const begun = options.begun?.comparison.seen === seen ? options.begun : undefined;
   // What the action's exchange read counts as the comparison's time too.
-  const readBefore = options.begun?.comparison.seen === seen && options.begun.read && !('lost' in options.begun.read) ? options.begun.read.ms : 0;
+  const readBefore = begun?.read && !('lost' in begun.read) ? begun.read.ms : 0;
   const t0 = performance.now();
   const note = (reason: NonNullable<ActionChanges['reason']>, why: string): ActionChanges => ({
     since: before.id,
@@ -156,7 +158,7 @@ export async function changesSinceSeen(
   const deadline = Math.min(options.deadline - DEADLINE_LEAD_MS, Date.now() + READ_BUDGET_MS);
   let k: Kept;
   try {
-    k = await comparisonSnapshot(tab, before, options.settings, options.begun?.comparison.seen === seen ? options.begun : undefined);
+    k = await comparisonSnapshot(tab, before, options.settings, begun);
     // One answer from the frame usually holds all that was seen; its first lines tell which document the tab shows.
     const read = await readAsFar(k, before, deadline);
     if (k.reading.top.document !== before.document) {
