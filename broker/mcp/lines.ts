@@ -1,6 +1,7 @@
 // Newline-delimited JSON-RPC on the hub's client connections: splits lines, bounds their size, and answers lines
 // that are not JSON-RPC messages with the JSON-RPC error a client expects, instead of dropping them silently.
-// https://www.jsonrpc.org/specification#error_object (-32700 parse error, -32600 invalid request)
+// https://www.jsonrpc.org/specification#error_object (-32700 parse error, -32600 invalid request, -32602 invalid params)
+import { specTypeSchemas, type SpecTypeName } from '@modelcontextprotocol/server';
 import { RequestIdScanner } from './line-id.js';
 
 /** Longest line accepted from a client, in bytes. The SDK transport itself gives up at 10 MiB. */
@@ -40,7 +41,39 @@ export function checkLine(line: string): LineVerdict | undefined {
   if ('method' in message && typeof message.method !== 'string') return invalid('"method" must be a string');
   if ('params' in message && (typeof message.params !== 'object' || message.params === null)) return invalid('"params" must be an object');
   if (!('method' in message) && !('result' in message) && !('error' in message)) return invalid('neither a request, a notification nor a response');
+  const params = id !== undefined && typeof message.method === 'string' ? paramsIssue(message) : undefined;
+  if (params) return { kind: 'reply', error: { code: -32602, message: `Invalid params for ${message.method as string}: ${params}` }, id: id! };
   return { kind: 'message', line, value: message };
+}
+
+/**
+ * The MCP client requests whose parameters the SDK checks with a generic failure (-32603 and a schema dump), by method:
+ * their spec type in the SDK's own schemas (`tools/call` and `initialize` it answers with -32602 itself).
+ * https://modelcontextprotocol.io/specification/2025-06-18/schema
+ */
+const CHECKED_REQUESTS: Readonly<Record<string, SpecTypeName>> = {
+  'tools/list': 'ListToolsRequest',
+  'resources/list': 'ListResourcesRequest',
+  'resources/templates/list': 'ListResourceTemplatesRequest',
+  'resources/read': 'ReadResourceRequest',
+  'resources/subscribe': 'SubscribeRequest',
+  'resources/unsubscribe': 'UnsubscribeRequest',
+  'prompts/list': 'ListPromptsRequest',
+  'prompts/get': 'GetPromptRequest',
+  'completion/complete': 'CompleteRequest',
+  'logging/setLevel': 'SetLevelRequest',
+  ping: 'PingRequest',
+};
+
+/** What is wrong with a request's parameters, in one line (the first issue), or undefined when they fit or are not checked here. */
+function paramsIssue(message: Record<string, unknown>): string | undefined {
+  const type = Object.hasOwn(CHECKED_REQUESTS, message.method as string) ? CHECKED_REQUESTS[message.method as string] : undefined;
+  if (!type) return undefined;
+  const result = specTypeSchemas[type]['~standard'].validate({ method: message.method, ...('params' in message && { params: message.params }) });
+  if (result instanceof Promise || !result.issues?.length) return undefined;
+  const issue = result.issues[0]!;
+  const where = (issue.path ?? []).map((p) => (typeof p === 'object' ? String(p.key) : String(p))).join('.');
+  return `${where ? `${where}: ` : ''}${issue.message}`.slice(0, 300);
 }
 
 /** The JSON-RPC error for a line over `limit` bytes, which is dropped unparsed. */

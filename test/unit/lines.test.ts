@@ -66,6 +66,23 @@ describe('checkLine', () => {
     expect(checkLine('"text"')).toEqual(reply(-32600, 'Invalid request: not a JSON-RPC 2.0 message'));
   });
 
+  it('answers a list or read request with parameters of the wrong type with invalid params (-32602), naming the field', () => {
+    expect(checkLine('{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"cursor":5}}')).toEqual(reply(-32602, /^Invalid params for tools\/list: params\.cursor: .*string/, 2));
+    expect(checkLine('{"jsonrpc":"2.0","id":"r","method":"resources/read","params":{"uri":{}}}')).toEqual(reply(-32602, /^Invalid params for resources\/read: params\.uri: /, 'r'));
+    expect(checkLine('{"jsonrpc":"2.0","id":3,"method":"resources/read"}')).toEqual(reply(-32602, /^Invalid params for resources\/read: params/, 3));
+    // What fits goes on to the SDK: a string cursor, no params at all, extra _meta, and methods not checked here.
+    for (const m of [
+      { jsonrpc: '2.0', id: 4, method: 'tools/list', params: { cursor: 'abc' } },
+      { jsonrpc: '2.0', id: 5, method: 'tools/list' },
+      { jsonrpc: '2.0', id: 6, method: 'resources/list', params: { _meta: { progressToken: 1, 'io.modelcontextprotocol/clientInfo': { name: 'x', version: '1' } } } },
+      { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 5 } },
+      { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: {} } },
+    ]) {
+      const line = JSON.stringify(m);
+      expect(checkLine(line)).toEqual({ kind: 'message', line, value: m });
+    }
+  });
+
   it('refuses ids an answer could not echo, and malformed requests with their id', () => {
     expect(checkLine('{"jsonrpc":"2.0","id":null,"method":"ping"}')).toEqual(reply(-32600, 'Invalid request: "id" must be a string or a number, not null'));
     expect(checkLine('{"jsonrpc":"2.0","id":{},"method":"ping"}')).toEqual(reply(-32600, /not an object$/));
