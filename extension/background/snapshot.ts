@@ -46,6 +46,8 @@ export interface Kept {
   /** The top document it was read from. */
   document: string;
   filters: string;
+  /** The roles it is filtered by (`roles`), if any: a reading where none matched says so. */
+  roles?: readonly string[];
   reading: Reading;
   /** Query parameters whose values are scrubbed from the URLs shown (secret fields this tab's GET forms submitted). */
   urlParams: string[];
@@ -95,7 +97,7 @@ export async function startSnapshot(tab: number, args: SnapshotArgs, settings?: 
   const flags = walkFlags(settings ?? (await readSettings()), args, urlParams);
   if (await freshWalks()) flags.fresh = true;
   const reading = new Reading(tab, await startFrameOf(tab, args.root), flags, filterSpec(args));
-  return { id: snapshotId(), tab, document: '', filters: filtersOf(args), reading, urlParams, record: [], recordChars: 0, used: Date.now() };
+  return { id: snapshotId(), tab, document: '', filters: filtersOf(args), ...(args.roles?.length && { roles: args.roles }), reading, urlParams, record: [], recordChars: 0, used: Date.now() };
 }
 
 /** The public arguments, mapped once to the walker's flags. Redaction comes only from the user's settings. */
@@ -221,6 +223,8 @@ async function page(k: Kept, budget: number, deadline: number, notes: string[], 
   if (loading) notes = [loading, ...notes];
   if (r.lateModal) notes = [...notes, 'note: a modal dialog was found after the first lines were read; controls outside it shown before are not marked inert'];
   if (r.internalsUnknown) notes = [...notes, INTERNALS_UNKNOWN_NOTE];
+  const none = noRoleNote(k);
+  if (none) notes = [...notes, none];
   const p = composePage({
     meta: { ...shownTop(k), snapshot: k.id },
     notes,
@@ -248,6 +252,17 @@ async function page(k: Kept, budget: number, deadline: number, notes: string[], 
   };
   if (p.cursor) result.cursor = encodeCursor(p.cursor);
   return result;
+}
+
+/**
+ * The note for a reading filtered by roles in which no element had any of them: the whole page was read and nothing
+ * is shown, most often because a role was misspelt or is not one the outline writes.
+ */
+function noRoleNote(k: Kept): string | undefined {
+  const r = k.reading;
+  if (!k.roles || !r.readAll || r.shown > 0 || r.ready.length > 0) return undefined;
+  const asked = k.roles.slice(0, 8).map((role) => JSON.stringify(role.slice(0, 40))).join(', ');
+  return `note: no element on the page has the role ${asked}; roles are named as the outline writes them (button, link, textbox, checkbox, combobox, heading, …): snapshot without roles to see them`;
 }
 
 /**

@@ -208,6 +208,10 @@ describe.each(BROWSERS)('snapshot outline in %s', (kind) => {
     const roles = strip(body(await s.snapshot({ roles: ['button'] }, 'legacy')));
     expect(roles).toContain('button "Add to cart" @h');
     expect(roles).not.toContain('link ');
+    // A role no element has (misspelt here) shows nothing, and says so; one that matches says nothing of the kind.
+    const none = await s.snapshot({ roles: ['buton'] }, 'modern');
+    expect(none.text).toMatch(/^note: no element on the page has the role "buton"; roles are named as the outline writes them/m);
+    expect(body(await s.snapshot({ roles: ['button'] }, 'modern'))).not.toContain('no element on the page has the role');
     const q = strip(body(await s.snapshot({ query: 'keyboard' }, 'modern')));
     expect(q.split('\n').filter((l) => l.includes('keyboard')).length).toBeGreaterThanOrEqual(3);
     expect(q).not.toContain('Add to cart');
