@@ -44,15 +44,39 @@ export interface LinesReply {
   ms: number;
 }
 
-/** One outline line as it crosses from the content script (shared/snapshot/render.ts `Line`). */
-const LineSchema: z.ZodType<Line> = z.object({
-  t: z.string(),
-  d: z.number().int().min(0),
-  h: z.string().max(64).optional(),
-  a: z.number().int().min(0).optional(),
-  r: z.string().optional(),
-  q: z.string().optional(),
-});
+/** Keys a {@link Line} may have. */
+const LINE_KEYS = new Set(['t', 'd', 'h', 'a', 'r', 'q']);
+
+/** A whole number ≥ 0. */
+function isCount(v: unknown): v is number {
+  return typeof v === 'number' && Number.isInteger(v) && v >= 0;
+}
+
+/**
+ * Whether `v` is an array of outline lines as they cross from the content script (shared/snapshot/render.ts `Line`):
+ * `t` a string, `d` a whole number ≥ 0, and where present `h` a string of at most 64 characters, `a` a whole number
+ * ≥ 0, `r` and `q` strings; no other keys. A plain loop rather than a zod object per line: the background checks
+ * every line of every reading (tens of thousands on a large page), and zod, which runs without code generation in the
+ * extension, took about 3 µs a line there.
+ */
+export function isLineArray(v: unknown): v is Line[] {
+  if (!Array.isArray(v)) return false;
+  for (const l of v as unknown[]) {
+    if (typeof l !== 'object' || l === null || Array.isArray(l)) return false;
+    const o = l as Record<string, unknown>;
+    if (typeof o.t !== 'string' || !isCount(o.d)) return false;
+    for (const k in o) {
+      if (!LINE_KEYS.has(k)) return false;
+      const x = o[k];
+      if (x === undefined) continue;
+      if (k === 'h' ? typeof x !== 'string' || x.length > 64 : k === 'a' ? !isCount(x) : (k === 'r' || k === 'q') && typeof x !== 'string') return false;
+    }
+  }
+  return true;
+}
+
+/** Outline lines as the background validates them on arrival ({@link isLineArray}). */
+const LinesSchema = z.custom<Line[]>(isLineArray, { message: 'not an array of outline lines' });
 
 /** A snapshot node (shared/snapshot/node.ts `SnapNode`), with its children. */
 const SnapNodeSchema: z.ZodType<SnapNode> = z.lazy(() =>
@@ -77,7 +101,7 @@ export const LinesReplySchema: z.ZodType<LinesReply> = z.object({
   url: z.string(),
   title: z.string(),
   ready_state: z.enum(['loading', 'interactive', 'complete']),
-  lines: z.array(LineSchema),
+  lines: LinesSchema,
   stop: z
     .object({ node: SnapNodeSchema, depth: z.number().int().min(0), ref: z.union([z.number(), z.string()]), inert: z.boolean(), inherit: z.array(z.string()) })
     .optional(),
