@@ -129,13 +129,13 @@ export class BridgeBuffers {
     return { ...later, timed_out: later.messages.length === 0 };
   }
 
-  /** Forgets the streams of sessions that ended; their waiting readers fail with `session_gone`. */
-  end(sessions: string[]): void {
+  /** Forgets the streams of sessions that ended (`why`, in words); their waiting readers fail with `session_gone`. */
+  end(sessions: string[], why = 'the user unshared or closed the tab'): void {
     for (const id of sessions) {
       const stream = this.streams.get(id);
       if (!stream) continue;
       this.streams.delete(id);
-      const gone = new OrielError(errorData('session_gone', `Session ${id} ended while waiting for messages: the user unshared or closed the tab.`));
+      const gone = new OrielError(errorData('session_gone', `Session ${id} ended while waiting for messages: ${why}.`));
       for (const waiter of [...stream.waiters]) waiter(gone);
     }
   }

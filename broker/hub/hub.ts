@@ -7,7 +7,7 @@ import { OPS, survivesDisconnect, type OpArgs, type PublicOpName } from '../../s
 import { parsePageAnswer, type PageAnswer } from '../../shared/page-answer.js';
 import type { Caller } from '../../shared/call.js';
 import type { Logger } from '../common/log.js';
-import { RECONNECT_GRACE_MS, SessionTable, sessionId, type Session } from './sessions.js';
+import { NO_TAB_SHARED, RECONNECT_GRACE_MS, SessionTable, sessionId, type Session } from './sessions.js';
 import { Scheduler, type Slot } from './scheduler.js';
 import { expiresAt, type Lease, type LeaseInfo } from './leases.js';
 import { HubEvents } from './events.js';
@@ -16,6 +16,9 @@ import { BridgeBuffers } from './bridge.js';
 import { AppAsks, type AppAsk } from './app-asks.js';
 import { DownloadStore } from './downloads.js';
 import { PendingCalls } from './pending.js';
+
+/** How long after the hub starts a browser that was already running may take to connect, ms (it reconnects within seconds). */
+const BROWSER_CONNECT_MS = 15_000;
 
 /** A connected browser as the hub sees it: a way to send frames, and who it is. */
 export interface BrowserLink {
@@ -87,6 +90,8 @@ export class Hub {
   readonly startedAt = new Date();
   private readonly browsers = new Map<string, BrowserLink>();
   private readonly graceTimers = new Map<string, NodeJS.Timeout>();
+  /** When this hub started (ms since the epoch): a browser that was already running connects within seconds of it. */
+  private readonly started = Date.now();
   /** When each browser connection was attached, ms since the Unix epoch. */
   private readonly since = new WeakMap<BrowserLink, number>();
   /** Who runs next on each session: arrival order, leases, bounds. */
@@ -116,14 +121,15 @@ export class Hub {
   private holds = 0;
 
   constructor(private readonly log: Logger) {
-    this.sessions.onEnded = (ids) => {
+    this.sessions.onEnded = (ids, why) => {
       const ended = new Set(ids);
       for (const call of this.pending.values()) {
-        if (ended.has(call.session)) this.settle(call.id, new OrielError(errorData('session_gone', `Session ${call.session} ended while "${call.op}" was running: the user unshared or closed the tab.`)));
+        if (ended.has(call.session)) this.settle(call.id, new OrielError(errorData('session_gone', `Session ${call.session} ended while "${call.op}" was running: ${why}.`)));
       }
-      for (const id of ids) this.scheduler.sessionEnded(id);
-      this.bridge.end(ids);
+      for (const id of ids) this.scheduler.sessionEnded(id, why);
+      this.bridge.end(ids, why);
     };
+    this.sessions.noSessionText = () => this.noSessionText();
     // A client that leaves loses its leases at once; its waiting calls leave the queues, its running ones are cancelled,
     // and every browser withdraws the permission prompts its calls wait on.
     this.events.on('client_gone', (caller) => {
@@ -214,6 +220,23 @@ export class Hub {
     this.sessions.setTabs(instance, link.info.name, tabs);
     this.resumeNavigations(instance, tabs);
     this.log.info('browser connected', { browser: link.info.name, instance, tabs: tabs.length });
+  }
+
+  /**
+   * What an agent is told when no tab is shared: that no browser with Oriel is connected (the person has to open one),
+   * that one is reconnecting, or that the hub has just started and a running browser has yet to connect — not only
+   * that nothing is shared, which sends the person to a popup they may not have.
+   */
+  noSessionText(): string {
+    const connected = [...this.browsers.keys()].some((instance) => !this.graceTimers.has(instance));
+    if (connected) return NO_TAB_SHARED;
+    if (this.graceTimers.size > 0) {
+      return `No tab is shared right now: the browser is reconnecting to Oriel, and its shared tabs come back if it does within ${RECONNECT_GRACE_MS / 1000} s. Retry in a few seconds.`;
+    }
+    if (Date.now() - this.started < BROWSER_CONNECT_MS) {
+      return 'No browser is connected to Oriel yet: the hub has just started, and a running browser with the Oriel extension connects within seconds. Retry in a few seconds; if this stays, ask the user to open the browser with the Oriel extension (`oriel doctor` checks the setup).';
+    }
+    return 'No browser with the Oriel extension is connected to Oriel. Ask the user to open it and share a tab (the Oriel toolbar button, "Share this tab"); if the browser is open, `oriel doctor` checks the setup.';
   }
 
   /** Handles one validated frame from a browser. */

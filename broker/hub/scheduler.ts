@@ -220,11 +220,11 @@ export class Scheduler {
     }
   }
 
-  /** A session ended: its lease ends and its waiting calls fail with `session_gone`. */
-  sessionEnded(session: string): void {
+  /** A session ended (`why`, in words for the agent): its lease ends and its waiting calls fail with `session_gone`. */
+  sessionEnded(session: string, why = 'the user unshared or closed the tab'): void {
     const lane = this.lanes.get(session);
     for (const entry of lane?.waiting.splice(0) ?? []) {
-      entry.fail(new OrielError(errorData('session_gone', `Session ${session} ended before "${entry.ticket.label}" ran: the user unshared or closed the tab.`)));
+      entry.fail(new OrielError(errorData('session_gone', `Session ${session} ended before "${entry.ticket.label}" ran: ${why}.`)));
     }
     if (lane && !lane.running) this.lanes.delete(session);
     const lease = this.leases.onSession(session);

@@ -20,6 +20,12 @@ export interface Session {
 export const RECONNECT_GRACE_MS = 30_000;
 /** How many ended session ids are remembered for `session_gone` answers. */
 const ENDED_MEMORY = 1000;
+/** Why a session ended when its browser said the tab is no longer shared. */
+export const ENDED_BY_USER = 'the user unshared or closed the tab';
+/** Why a session ended when its browser left and did not come back. */
+export const ENDED_WITH_BROWSER = `its browser disconnected and did not come back within ${RECONNECT_GRACE_MS / 1000} s (it was closed, or crashed): ask the user to open it again; its shared tabs come back as new sessions`;
+/** The answer when a connected browser shares no tab. */
+export const NO_TAB_SHARED = 'No tab is shared. Ask the user to open the Oriel popup on a tab and turn on "Share this tab".';
 
 /** The origin of `url` (scheme, host, port), or "null" when it has none. */
 function originOfUrl(url: string): string {
@@ -36,9 +42,12 @@ export function sessionId(instance: string, tab: number): string {
 
 export class SessionTable {
   private readonly sessions = new Map<string, Session>();
-  private readonly ended = new Set<string>();
-  /** Called with the ids of sessions that just ended (to fail their pending calls). */
-  onEnded: (ids: string[]) => void = () => {};
+  /** Ended session ids, with why each ended ({@link ENDED_BY_USER}, {@link ENDED_WITH_BROWSER}). */
+  private readonly ended = new Map<string, string>();
+  /** Called with the ids of sessions that just ended and why, in words (to fail their pending calls). */
+  onEnded: (ids: string[], why: string) => void = () => {};
+  /** What to tell an agent when no tab is shared: the hub fills in whether a browser is connected at all. */
+  noSessionText: () => string = () => NO_TAB_SHARED;
 
   all(): Session[] {
     return [...this.sessions.values()];
@@ -66,7 +75,7 @@ export class SessionTable {
     }
     const gone: string[] = [];
     for (const s of this.sessions.values()) if (s.instance === instance && !seen.has(s.id)) gone.push(s.id);
-    this.end(gone);
+    this.end(gone, ENDED_BY_USER);
     return gone;
   }
 
@@ -77,7 +86,10 @@ export class SessionTable {
 
   /** Ends every still-disconnected session of `instance` (the grace period passed). */
   endInstance(instance: string): void {
-    this.end([...this.sessions.values()].filter((s) => s.instance === instance && !s.connected).map((s) => s.id));
+    this.end(
+      [...this.sessions.values()].filter((s) => s.instance === instance && !s.connected).map((s) => s.id),
+      ENDED_WITH_BROWSER,
+    );
   }
 
   /**
@@ -98,14 +110,15 @@ export class SessionTable {
     return s;
   }
 
-  private end(ids: string[]): void {
+  private end(ids: string[], why: string): void {
     if (ids.length === 0) return;
     for (const id of ids) {
       this.sessions.delete(id);
-      this.ended.add(id);
+      this.ended.delete(id);
+      this.ended.set(id, why);
     }
-    while (this.ended.size > ENDED_MEMORY) this.ended.delete(this.ended.values().next().value as string);
-    this.onEnded(ids);
+    while (this.ended.size > ENDED_MEMORY) this.ended.delete(this.ended.keys().next().value as string);
+    this.onEnded(ids, why);
   }
 
   /**
@@ -116,14 +129,15 @@ export class SessionTable {
     if (id !== undefined) {
       const s = this.sessions.get(id);
       if (s) return s;
-      if (this.ended.has(id)) throw new OrielError(errorData('session_gone', `Session ${id} has ended: the user unshared or closed the tab.`));
+      const why = this.ended.get(id);
+      if (why !== undefined) throw new OrielError(errorData('session_gone', `Session ${id} has ended: ${why}.`));
       throw new OrielError(
         errorData('no_session', `There is no session ${quoteCapped(id, 100)}. ${this.describeAll()}`, { next: 'list_sessions', details: { sessions: this.summaries() } }),
       );
     }
     const all = this.all();
     if (all.length === 1) return all[0]!;
-    if (all.length === 0) throw new OrielError(errorData('no_session', 'No tab is shared. Ask the user to open the Oriel popup on a tab and turn on "Share this tab".'));
+    if (all.length === 0) throw new OrielError(errorData('no_session', this.noSessionText()));
     throw new OrielError(
       errorData('ambiguous_session', `Several tabs are shared; pass "session". ${this.describeAll()}`, { details: { sessions: this.summaries() } }),
     );

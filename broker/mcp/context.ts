@@ -60,6 +60,7 @@ export function makeToolContext(hub: Hub, caller: Caller, signal: AbortSignal, t
     },
     signal,
     ...(target.lease !== undefined && { lease: target.lease }),
+    noSessionText: () => hub.noSessionText(),
     listSessions(): SessionView[] {
       return hub.sessions.all().map((s) => ({
         id: s.id,

@@ -146,6 +146,41 @@ describe('Hub calls', () => {
     await expect(hub.callPage({ session: 'inst01-7', op: 'snapshot', args: {}, caller, deadline: Date.now() + 1_000 })).rejects.toMatchObject({ data: { code: 'browser_disconnected' } });
   });
 
+  it('says whether a browser is connected at all when no tab is shared, and why a session ended', async () => {
+    vi.useFakeTimers();
+    try {
+      const hub = new Hub(quiet);
+      const noSession = () => hub.callPage({ op: 'snapshot', args: {}, caller, deadline: Date.now() + 1_000 });
+      // Just started: a running browser has yet to connect.
+      await expect(noSession()).rejects.toMatchObject({ data: { code: 'no_session', message: expect.stringMatching(/^No browser is connected to Oriel yet: the hub has just started/) } });
+      vi.advanceTimersByTime(20_000);
+      await expect(noSession()).rejects.toMatchObject({ data: { message: expect.stringMatching(/^No browser with the Oriel extension is connected to Oriel\. Ask the user to open it/) } });
+      // A browser is connected and shares nothing: the person is asked to share a tab.
+      const b = fakeBrowser();
+      hub.attachBrowser(b.link, []);
+      await expect(noSession()).rejects.toMatchObject({ data: { message: expect.stringMatching(/^No tab is shared\. Ask the user to open the Oriel popup/) } });
+      hub.fromBrowser(b.link, { t: 'tabs', tabs: [tab] });
+      expect(hub.noSessionText()).toMatch(/^No tab is shared\./);
+      // It leaves: reconnecting, then gone; its session ended with it, not by the user.
+      hub.detachBrowser(b.link);
+      expect(hub.noSessionText()).toMatch(/the browser is reconnecting to Oriel/);
+      vi.advanceTimersByTime(31_000);
+      expect(hub.noSessionText()).toMatch(/^No browser with the Oriel extension is connected/);
+      await expect(hub.callPage({ session: 'inst01-7', op: 'snapshot', args: {}, caller, deadline: Date.now() + 1_000 })).rejects.toMatchObject({
+        data: { code: 'session_gone', message: expect.stringMatching(/has ended: its browser disconnected and did not come back within 30 s/) },
+      });
+      // A tab the user unshared says so.
+      const c = fakeBrowser('inst02');
+      hub.attachBrowser(c.link, [tab]);
+      hub.fromBrowser(c.link, { t: 'tabs', tabs: [] });
+      await expect(hub.callPage({ session: 'inst02-7', op: 'snapshot', args: {}, caller, deadline: Date.now() + 1_000 })).rejects.toMatchObject({
+        data: { code: 'session_gone', message: expect.stringMatching(/has ended: the user unshared or closed the tab/) },
+      });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('ignores a result claimed by another browser', async () => {
     const hub = new Hub(quiet);
     const a = fakeBrowser('aaaa01');

@@ -39,7 +39,7 @@ export const listSessions: ToolDefinition = defineTool({
     );
     const text =
       sessions.length === 0
-        ? 'No tab is shared. Ask the user to click the Oriel toolbar button on a tab and turn on "Share this tab".'
+        ? ctx.noSessionText()
         : `${sessions.length} shared tab(s)${omittable ? '; `session` may be omitted' : '; pass `session` in every call'}:\n${lines.join('\n')}`;
     return { structured: { sessions, session_optional: omittable }, text };
   },

@@ -61,6 +61,8 @@ export interface ToolContext {
   lease?: string;
   /** Every session visible to this client. */
   listSessions(): SessionView[];
+  /** What to tell the agent when no tab is shared: whether a browser with Oriel is connected at all, or reconnecting. */
+  noSessionText(): string;
   /**
    * Holds the call's session for this client across calls (quoting the call's own `lease` renews it instead).
    * `ttlMs`: inactivity TTL; `timeoutMs`: how long to wait while another client holds the session (./budget.ts,
