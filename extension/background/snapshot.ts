@@ -28,6 +28,7 @@ import { scrubUrl } from '../../shared/url-redaction.js';
 import { LostPlace, Reading } from './snapshot-reading.js';
 import { readSettings, type Settings } from '../settings.js';
 import { forgetSeen } from './snapshot-seen.js';
+import { navigationUnderWay } from './top-navigations.js';
 
 /** Snapshots kept for cursors and `since`: per tab, and in all. */
 const KEEP_PER_TAB = 3;
@@ -225,6 +226,8 @@ async function page(k: Kept, budget: number, deadline: number, notes: string[], 
   if (r.internalsUnknown) notes = [...notes, INTERNALS_UNKNOWN_NOTE];
   const none = noRoleNote(k);
   if (none) notes = [...notes, none];
+  const leaving = leavingNote(k.tab);
+  if (leaving) notes = [leaving, ...notes];
   const p = composePage({
     meta: { ...shownTop(k), snapshot: k.id },
     notes,
@@ -252,6 +255,16 @@ async function page(k: Kept, budget: number, deadline: number, notes: string[], 
   };
   if (p.cursor) result.cursor = encodeCursor(p.cursor);
   return result;
+}
+
+/**
+ * The note for a tab whose top frame is loading another page: the outline is of the page it still shows. Where it
+ * goes is not said (the person may be the one navigating, to a site no agent was granted).
+ */
+function leavingNote(tab: number): string | undefined {
+  const ms = navigationUnderWay(tab);
+  if (ms === undefined) return undefined;
+  return `note: the tab is loading another page (for ${(ms / 1000).toFixed(1)} s): this outline is of the page it still shows, which it leaves when that one arrives; wait_for what you need, or snapshot again`;
 }
 
 /**

@@ -156,11 +156,22 @@ function slowPage() {
   return { route, release: () => release() };
 }
 
+/** A page whose server answers nothing at all until the test releases it: the tab's navigation stays under way. */
+function heldPage() {
+  let release = () => {};
+  const held = new Promise<void>((r) => (release = r));
+  const route = (_req: unknown, res: import('node:http').ServerResponse) => {
+    void held.then(() => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end('<!doctype html><title>Held</title><button>Arrived</button>'));
+  };
+  return { route, release: () => release() };
+}
+
 describe.each(BROWSERS)('snapshot outline in %s', (kind) => {
   let s: SnapSession;
   const slow = slowPage();
+  const held = heldPage();
   beforeAll(async () => {
-    s = await snapshotSession(kind, { '/slow.html': slow.route });
+    s = await snapshotSession(kind, { '/slow.html': slow.route, '/held.html': held.route });
   });
   afterAll(async () => {
     await s?.close();
@@ -218,6 +229,20 @@ describe.each(BROWSERS)('snapshot outline in %s', (kind) => {
     const act = strip(body(await s.snapshot({ interactive_only: true }, 'legacy')));
     expect(act).not.toContain('"$39.00"');
     expect(act).toContain('checkbox "In stock" [checked] @h');
+  });
+
+  it('says when the tab is loading another page that has not arrived yet, and stops once it has', async () => {
+    await s.load('basic.html');
+    // A navigate that does not wait (or one that timed out): the next page's server has not answered yet.
+    expect((await s.tool('navigate', { url: `${s.a}/held.html`, wait_until: 'none' })).isError).toBe(false);
+    const before = await s.snapshot({}, 'legacy');
+    expect(before.text.split('\n')[1]).toMatch(/^note: the tab is loading another page \(for [\d.]+ s\): this outline is of the page it still shows/);
+    expect(before.text).toContain('button "Add to cart"');
+    held.release();
+    await s.page.waitForFunction(() => document.title === 'Held' && document.readyState === 'complete');
+    const after = await s.snapshot({}, 'modern');
+    expect(after.text).not.toContain('loading another page');
+    expect(after.text).toContain('button "Arrived"');
   });
 
   it('says when the document is still loading, and stops saying so once it has loaded', async () => {
