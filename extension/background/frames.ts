@@ -183,6 +183,17 @@ async function unreachable(tab: number, frameId: number, err: unknown): Promise<
       }),
     );
   }
+  // A web page is where Oriel runs: one that does not answer has most likely crashed or is stuck, and a reload helps.
+  const url = frameId === 0 ? (tabNow.url ?? '') : await frameUrl(tab, frameId);
+  if (/^https?:/i.test(url)) {
+    return new OrielError(
+      errorData(
+        'unsupported',
+        'The page in this frame does not answer Oriel, though it is a web page: it has probably crashed or is stuck (an endless script, a page too large or too deeply nested to lay out), unless the browser keeps extensions out of this site (its own web store). Reload it, or ask the user to look at the tab.',
+        { next: 'navigate with action "reload", then snapshot', details: { frame: frameId, reason: 'unresponsive' } },
+      ),
+    );
+  }
   return new OrielError(
     errorData('unsupported', 'This frame cannot be reached by Oriel (a browser page, or one the extension cannot run in).', { details: { frame: frameId } }),
   );

@@ -153,4 +153,20 @@ describe.each(BROWSERS)('click in %s', (kind) => {
     // Once the dialog is gone the page answers again.
     expect((await t.tool('snapshot', {})).isError).toBe(false);
   });
+
+  it.runIf(kind === 'chromium')('says a web page whose renderer crashed is to be reloaded, not that Oriel cannot run there', async () => {
+    const h = await t.handle('#plain');
+    const crashed = new Promise((resolve) => t.page.once('error', resolve));
+    const cdp = await t.page.createCDPSession();
+    void cdp.send('Page.crash').catch(() => undefined);
+    await crashed;
+    const r = await t.tool('click', { handle: h });
+    expect(r.error?.code).toBe('unsupported');
+    expect(r.error?.message).toMatch(/does not answer Oriel, though it is a web page: it has probably crashed or is stuck/);
+    expect(r.error?.next).toMatch(/navigate with action "reload"/);
+    expect(r.error?.details).toMatchObject({ reason: 'unresponsive' });
+    // The advice works: reloaded, the page answers again.
+    expect((await t.tool('navigate', { action: 'reload' })).isError).toBe(false);
+    expect((await t.tool('snapshot', {})).isError).toBe(false);
+  });
 });
