@@ -33,9 +33,16 @@ function failureText(value: unknown): string | undefined {
 export function installPageToolsChannel(): void {
   const { parse, stringify, CustomEvent: PageEvent, DOMException: PageDOMException, String: toText } = primordials;
 
-  /** The tools as the content script reads them: `document.modelContext`'s first, then `navigator.modelContext`'s. */
+  /**
+   * The tools as the content script reads them: `document.modelContext`'s first, then `navigator.modelContext`'s. A
+   * loop, not `Array.prototype.map`, which the page may have replaced since it registered them.
+   */
   function describeTools(): Array<Omit<RegisteredTool, 'execute'>> {
-    return [...documentTools.values(), ...navigatorTools.values()].map(({ execute: _execute, ...rest }) => rest);
+    const out: Array<Omit<RegisteredTool, 'execute'>> = [];
+    for (const registry of [documentTools, navigatorTools]) {
+      for (const { execute: _execute, ...rest } of registry.values()) out[out.length] = rest;
+    }
+    return out;
   }
 
   /** Runs tool `name` of `source` with `input`; resolves to its result's JSON text (cut at the bound) or rejects with the page's error. */
@@ -82,9 +89,14 @@ export function installPageToolsChannel(): void {
     } catch {
       return;
     }
-    run(request.name, request.source, request.input).then(
-      (done) => answer(WEBMCP_RESULT, { id: request.id, ok: true, ...done }),
-      (err: unknown) => answer(WEBMCP_RESULT, { id: request.id, ok: false, error: messageOf(err) }),
-    );
+    // Awaited, not `.then`: the page may have replaced `Promise.prototype.then`, which `await` does not look up.
+    void (async () => {
+      try {
+        const done = await run(request.name, request.source, request.input);
+        answer(WEBMCP_RESULT, { id: request.id, ok: true, ...done });
+      } catch (err) {
+        answer(WEBMCP_RESULT, { id: request.id, ok: false, error: messageOf(err) });
+      }
+    })();
   });
 }

@@ -143,6 +143,31 @@ export function pageToolsSuite(variant: PageToolsVariant): void {
       expect(r.error?.message).toContain(variant.provider === 'oriel' ? 'kaboom: out of stock' : 'failed');
     });
 
+    it.runIf(variant.provider === 'oriel')("lists and runs the page's tools after the page replaced Array.prototype.map and Promise.prototype.then", async () => {
+      await page.evaluate(() => {
+        const w = window as unknown as { builtins: unknown[] };
+        w.builtins = [Array.prototype.map, Promise.prototype.then];
+        Array.prototype.map = function () {
+          throw new Error('map is gone');
+        };
+        Promise.prototype.then = function () {
+          return new Promise(() => undefined);
+        } as typeof Promise.prototype.then;
+      });
+      try {
+        expect((await list()).operations.map((o) => o.name)).toContain('add');
+        const r = await tool('call_tab_operation', { name: 'add', arguments: { a: 2, b: 5 } });
+        expect(r.isError, r.text).toBe(false);
+        expect(r.structured).toMatchObject({ name: 'add', result: { sum: 7 } });
+      } finally {
+        await page.evaluate(() => {
+          const [map, then] = (window as unknown as { builtins: [typeof Array.prototype.map, typeof Promise.prototype.then] }).builtins;
+          Array.prototype.map = map;
+          Promise.prototype.then = then;
+        });
+      }
+    });
+
     it.runIf(variant.provider === 'oriel')("refuses a list the page answered itself: a page cannot pass its words off as Oriel's page API's", async () => {
       // The page hears Oriel's internal list request and answers it with a tool it never registered, after Oriel's page
       // API answered or, capturing, trying to get there first and stop it.
