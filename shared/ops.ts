@@ -175,6 +175,8 @@ export const TypeResult = z.object({
   submitted: z.boolean(),
   /** The element with focus afterwards, when typing moved it elsewhere (fields that advance as they fill). */
   focused: z.string().optional(),
+  /** How many typed characters went to other elements than the field because focus moved on while typing (omitted when none). */
+  elsewhere: z.number().int().min(1).optional(),
   trusted: z.boolean(),
   /** Why the input was not trusted although the person turned trusted input on (docs/architecture.md, "Input"). */
   note: z.string().optional(),

@@ -83,6 +83,11 @@ describe.each(BROWSERS)('read tools in %s', (kind) => {
     expect((await t.tool('extract', { handle: price, what: 'attribute' })).error?.code).toBe('invalid_argument');
     expect((await t.tool('extract', { handle: price, what: 'property', name: 'click' })).error?.code).toBe('invalid_argument');
     expect((await t.tool('extract', { handle: price, what: 'property', name: 'nonesuch' })).error?.code).toBe('invalid_argument');
+    // Object internals and prototypes are refused as the caller's mistake, not failed as an internal error.
+    for (const name of ['__proto__', 'constructor', 'hasOwnProperty']) {
+      const r = await t.tool('extract', { handle: price, what: 'property', name });
+      expect(r.error?.code, `${name}: ${r.text}`).toBe('invalid_argument');
+    }
     expect((await t.tool('extract', { handle: price, what: 'value' })).error?.code).toBe('invalid_argument');
     expect((await t.tool('extract', { selector: '#nope' })).error?.code).toBe('not_actionable');
     expect((await t.tool('extract', { selector: 'p' })).error?.code).toBe('invalid_argument');

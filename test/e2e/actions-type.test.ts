@@ -37,6 +37,52 @@ describe.each(BROWSERS)('type in %s', (kind) => {
     expect(bad.error?.code).toBe('invalid_argument');
   });
 
+  it('number inputs hold decimals, negatives and exponents typed key by key; text that is no number is refused', async () => {
+    await t.load('type.html');
+    for (const text of ['0.25', '3.5', '-7', '10.0', '1e3', '-3.5', '.5']) {
+      const r = await t.tool('type', { selector: '#num', text });
+      expect(r.structured?.value, `${text}: ${r.text}`).toBe(text);
+      expect(await t.page.$eval('#num', (el) => (el as HTMLInputElement).value)).toBe(text);
+    }
+    // The page saw an input event per key, then one change, as for a person's typing.
+    const events = await t.page.evaluate(() => (window as unknown as { numInputs: (string | null)[] }).numInputs.slice(-4));
+    expect(events).toEqual([null, '.', '5', 'change:.5']);
+    // Appending continues the number.
+    await t.tool('type', { selector: '#num', text: '3' });
+    expect((await t.tool('type', { selector: '#num', text: '.75', clear: false })).structured.value).toBe('3.75');
+    for (const text of ['12abc', '1.2.3', '--1']) {
+      const bad = await t.tool('type', { selector: '#num', text });
+      expect(bad.error?.code, `${text}: ${bad.text}`).toBe('invalid_argument');
+      expect(bad.text).toContain('not a valid value for this <input type="number">');
+    }
+    expect(await t.page.$eval('#num', (el) => (el as HTMLInputElement).value)).toBe('3.75');
+    // Keys pressed one by one build the number up as well.
+    await t.tool('type', { selector: '#num', text: '0' });
+    for (const key of ['.', '5']) await t.tool('press_key', { key });
+    expect(await t.page.$eval('#num', (el) => (el as HTMLInputElement).value)).toBe('0.5');
+    // An email input keeps an inner space that was, for one key, a trailing one.
+    expect((await t.tool('type', { selector: '#mail', text: 'a b@example.com' })).structured.value).toBe('a b@example.com');
+  });
+
+  it('a tab in text stays in the field; keys that went to another field are counted; Backspace on a selection says so', async () => {
+    await t.load('type.html');
+    const r = await t.tool('type', { selector: '#user', text: 'abc\tdef' });
+    expect(r.structured).toMatchObject({ value: 'abc\tdef' });
+    expect(r.structured.elsewhere).toBeUndefined();
+    expect(await t.page.evaluate(() => document.activeElement?.id)).toBe('user');
+    const code = await t.tool('type', { selector: '#code-a', text: '12' });
+    expect(code.structured).toMatchObject({ value: '1', elsewhere: 1 });
+    expect(code.text).toContain('1 typed character went to other elements');
+    expect(await t.page.$eval('#code-b', (el) => (el as HTMLInputElement).value)).toBe('2');
+    await t.tool('type', { selector: '#user', text: 'hello' });
+    await t.tool('press_key', { key: 'Control+A' });
+    const del = await t.tool('press_key', { key: 'Backspace' });
+    expect(del.text).toContain('deleted the selected text');
+    expect(await t.page.$eval('#user', (el) => (el as HTMLInputElement).value)).toBe('');
+    await t.tool('type', { selector: '#user', text: 'hi', clear: true });
+    expect((await t.tool('press_key', { key: 'Backspace' })).text).toContain('deleted a character before the caret');
+  });
+
   it('submit: Enter clicks the default button, submits a one-field form, or is taken by the page', async () => {
     await t.load('type.html');
     const login = await t.tool('type', { selector: '#user', text: 'bob', submit: true });

@@ -84,6 +84,18 @@ describe.skipIf(!BROWSERS.includes('chromium'))('trusted input in chromium (Fire
     expect(await inPage(t.page, () => (window as unknown as { keys: string[] }).keys)).toEqual(['h:true', 'i:true', '!:true']);
   });
 
+  it('type with trusted keys: a tab stays in the field as text, a number keeps its sign and decimals', async () => {
+    const r = await t.tool('type', { selector: '#a', text: 'x\ty' });
+    expect(r.structured).toMatchObject({ trusted: true, value: 'x\ty' });
+    expect(r.structured.elsewhere).toBeUndefined();
+    expect(await inPage(t.page, () => document.activeElement?.id)).toBe('a');
+    const n = await t.tool('type', { selector: '#n', text: '-0.25' });
+    expect(n.structured).toMatchObject({ trusted: true, value: '-0.25' });
+    const bad = await t.tool('type', { selector: '#n', text: '12abc' });
+    expect(bad.error?.code).toBe('invalid_argument');
+    expect(await inPage(t.page, () => (document.getElementById('n') as HTMLInputElement).value)).toBe('-0.25');
+  });
+
   it('unticked, input is Oriel\'s own again (no user activation)', async () => {
     await setTrusted(false);
     await until(async () => (await attachedTabs()) === 0 || undefined, 20_000, 'the debugger to detach');

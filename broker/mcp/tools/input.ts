@@ -16,7 +16,7 @@ export const type: ToolDefinition = defineTool({
   usage:
     'text replaces the field\'s content unless clear is false; submit presses Enter after',
   notes: () =>
-    `Types text into one input, textarea or contenteditable element, or chooses an option of a <select> by its label or value, named by a handle from ${snapshot.name} (or a CSS selector matching exactly one element). Clears the field first unless clear is false; keys go one by one to whatever has focus, so code boxes that advance fill in turn; submit presses Enter. Waits until the field is editable. To press a button or tick a checkbox use ${click.name}; to read a value use ${extract.name}.`,
+    `Types text into one input, textarea or contenteditable element, or chooses an option of a <select> by its label or value, named by a handle from ${snapshot.name} (or a CSS selector matching exactly one element). Clears the field first unless clear is false; keys go one by one to whatever has focus, so code boxes that advance fill in turn, and the result counts the characters that went to other elements. A tab or line break in text is text for the field (an <input> drops line breaks), not Tab or Enter: move focus with press_key, submit with submit, which presses Enter. A number input takes only a number (12, -3.5, 1e3); other text fails with invalid_argument. Waits until the field is editable. To press a button or tick a checkbox use ${click.name}; to read a value use ${extract.name}.`,
   input: TypeArgs,
   unlisted: ['dialog_policy'],
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
@@ -27,7 +27,8 @@ export const type: ToolDefinition = defineTool({
     const value = await ctx.callPage('type', args);
     const shown = value.redacted ? 'a redacted value' : quote(value.value ?? '');
     const effects = [value.submitted && 'submitted', value.navigation_started && 'navigation started', value.dom_changed && 'page changed'].filter(Boolean).join(', ');
-    const focus = value.focused ? ` Focus moved on to ${value.focused}.` : '';
+    const away = value.elsewhere ? ` ${value.elsewhere} typed character${value.elsewhere === 1 ? '' : 's'} went to other elements than ${value.handle}, because focus moved on while typing.` : '';
+    const focus = `${away}${value.focused ? ` Focus moved on to ${value.focused}.` : ''}`;
     return {
       structured: value,
       text: `Typed into ${value.handle} (${value.trusted ? 'trusted' : 'synthetic'} input); it now holds ${shown}${effects ? ` (${effects})` : ''}.${focus}`,

@@ -95,7 +95,16 @@ export function visibleText(el: Element, redactor: Redactor): string {
  */
 function readProperty(el: Element, name: string, ctx: ContentContext, redactor: Redactor): unknown {
   if (!(name in el)) throw orielError('invalid_argument', `A <${el.localName}> has no DOM property "${clip(name, 60)}". For page-script state use evaluate.`);
+  // Object.prototype's own names (`__proto__`, `constructor`, `hasOwnProperty`…) are JavaScript's, not the DOM's; a
+  // prototype object holds the interface's attribute getters, and reading them off it throws "Illegal invocation"
+  // (https://webidl.spec.whatwg.org/#dfn-attribute-getter: the getter checks that `this` implements the interface).
+  if (name in Object.prototype && name !== 'constructor') {
+    throw orielError('invalid_argument', `"${clip(name, 60)}" is a JavaScript object internal, not a DOM property of the element; use evaluate for it.`);
+  }
   const v = (el as unknown as Record<string, unknown>)[name];
+  if (typeof v === 'object' && v !== null && Object.prototype.isPrototypeOf.call(v, el)) {
+    throw orielError('invalid_argument', `"${clip(name, 60)}" is a prototype of the element, not a value; use evaluate for it.`);
+  }
   if (typeof v === 'function') throw orielError('invalid_argument', `"${clip(name, 60)}" is a method, not a value; use evaluate to call it.`);
   if (typeof v === 'string' && MARKUP_PROPERTIES.has(name)) return redactor.markup(el, name === 'outerHTML');
   if (typeof v === 'string' && name in TEXT_PROPERTIES) return redactor.text(el, TEXT_PROPERTIES[name]!);

@@ -3,7 +3,7 @@
 // move, Enter's submission or activation, Space's activation, Escape closing a modal dialog or popover, arrows and
 // paging keys on sliders, selects, radio groups, carets and scrollers. Each returns what it did, or nothing.
 import { isInert, isVisible } from './actionability.js';
-import { deleteText, insertIntoEditable, insertText, isEditableContent, isTextField, type Field } from './editing.js';
+import { deleteText, hasSelection, insertIntoEditable, insertText, isEditableContent, isTextField, type Field } from './editing.js';
 import { changeEvent, inputEvent, keyEvent } from './keyboard.js';
 import { MODIFIER_KEYS, type Chord } from './keys.js';
 import { isFocusable } from './pointer.js';
@@ -93,7 +93,12 @@ function onKeydown(chord: Chord, el: Element): string | undefined {
     case 'Backspace':
     case 'Delete': {
       const direction = k === 'Backspace' ? 'backward' : 'forward';
-      if (isTextField(el)) return deleteText(el, direction) ? `deleted a character ${direction === 'backward' ? 'before' : 'after'} the caret` : undefined;
+      if (isTextField(el)) {
+        // With a selection the key deletes it, not a character (deleteContentBackward/Forward in
+        // https://w3c.github.io/input-events/#interface-InputEvent-Attributes).
+        const what = hasSelection(el) ? 'deleted the selected text' : `deleted a character ${direction === 'backward' ? 'before' : 'after'} the caret`;
+        return deleteText(el, direction) ? what : undefined;
+      }
       if (isEditableContent(el)) return document.execCommand(direction === 'backward' ? 'delete' : 'forwardDelete') ? 'deleted' : undefined;
       return undefined;
     }

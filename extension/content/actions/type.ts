@@ -7,7 +7,7 @@ import { workMs, type ContentContext, type ContentHandler } from '../handlers.js
 import { nextTask } from './actionability.js';
 import { watchEffects } from './effects.js';
 import { changeEvent, inputEvent, setNativeValue } from './keyboard.js';
-import { insertIntoEditable, insertText, placeCaretAtEnd, TEXT_TYPES } from './editing.js';
+import { editedText, insertIntoEditable, insertText, isEditableContent, isTextField, numberAccepts, placeCaretAtEnd, setEditedText, TEXT_TYPES } from './editing.js';
 import { keyTarget, pressChord } from './key-actions.js';
 import { charKey, namedKey, type Chord } from './keys.js';
 import { chordSteps, dispatchInput, watchKeydowns, type InputOutcome } from './trusted.js';
@@ -32,7 +32,7 @@ export const type: ContentHandler<'type'> = async (args, ctx) => {
   const watch = watchEffects();
   try {
     let target!: Element;
-    const { input, submitted } = await whenActionable(args, ctx, { timeoutMs: workMs(ctx), hitTest: false, extra: notEditable, redactor }, (el) => {
+    const { input, submitted, elsewhere } = await whenActionable(args, ctx, { timeoutMs: workMs(ctx), hitTest: false, extra: notEditable, redactor }, (el) => {
       target = el;
       watch.start();
       return typeInto(ctx, el, args.text, args.clear !== false, args.submit === true, redactor);
@@ -43,6 +43,7 @@ export const type: ContentHandler<'type'> = async (args, ctx) => {
       handle: ctx.registry.handleFor(target),
       submitted,
       ...input,
+      ...(elsewhere > 0 ? { elsewhere } : {}),
       navigation_started: seen.navigation,
       dom_changed: seen.mutated,
     };
@@ -79,14 +80,20 @@ const ENTER: Chord = { ctrlKey: false, shiftKey: false, altKey: false, metaKey: 
  * events and submits on Enter; `change` follows when the field loses focus, as for a person), else with Oriel's own
  * events ({@link fill}). A select or a picker input takes its value whole, with Oriel's own events either way.
  */
-async function typeInto(ctx: ContentContext, el: Element, text: string, clear: boolean, submit: boolean, redactor: Redactor): Promise<{ input: InputOutcome; submitted: boolean }> {
+async function typeInto(ctx: ContentContext, el: Element, text: string, clear: boolean, submit: boolean, redactor: Redactor): Promise<{ input: InputOutcome; submitted: boolean; elsewhere: number }> {
   let submitted = false;
-  const synthetic = () => void (submitted = fill(el, text, clear, submit, redactor));
+  // Characters whose key went to another element than `el` (focus moved while typing).
+  let elsewhere = 0;
+  if (el instanceof HTMLInputElement && el.type === 'number') checkNumber(el, text, clear);
+  const synthetic = () => void ({ submitted, elsewhere } = fill(el, text, clear, submit, redactor));
   if (ctx.input?.trusted && (el instanceof HTMLSelectElement || (el instanceof HTMLInputElement && PICKER_TYPES.has(el.type)))) {
     synthetic();
-    return { input: { trusted: false, note: 'a select or picker input takes its value whole, so Oriel set it with its own events' }, submitted };
+    return { input: { trusted: false, note: 'a select or picker input takes its value whole, so Oriel set it with its own events' }, submitted, elsewhere };
   }
-  if (!ctx.input?.trusted) return { input: await dispatchInput(ctx, undefined, synthetic), submitted };
+  if (!ctx.input?.trusted) {
+    const input = await dispatchInput(ctx, undefined, synthetic);
+    return { input, submitted, elsewhere };
+  }
   focus(el);
   const steps: TrustedStep[] = [];
   const press = (chord: Chord) => steps.push(...chordSteps(chord));
@@ -100,9 +107,22 @@ async function typeInto(ctx: ContentContext, el: Element, text: string, clear: b
   else placeSelection(el as HTMLElement, false);
   const typed = el instanceof HTMLInputElement ? text.replace(/[\r\n]+/g, '') : text;
   if (typed.length > PER_KEY_LIMIT) steps.push({ kind: 'text', text: typed });
-  else for (const ch of typed) press({ ...plain, key: charKey(ch), label: ch });
-  const input: InputOutcome = steps.length > 0 ? await dispatchInput(ctx, steps, synthetic) : { trusted: true };
-  if (!input.trusted || !submit) return { input, submitted };
+  // A tab is text, not the Tab key (see typeKeys).
+  else {
+    for (const ch of typed) {
+      if (ch === '\t') steps.push({ kind: 'text', text: ch });
+      else press({ ...plain, key: charKey(ch), label: ch });
+    }
+  }
+  const away = countKeysElsewhere(el);
+  let input: InputOutcome;
+  try {
+    input = steps.length > 0 ? await dispatchInput(ctx, steps, synthetic) : { trusted: true };
+  } finally {
+    // Oriel's own keys, when the browser's were not to be had, counted themselves in fill().
+    elsewhere = Math.max(elsewhere, away.stop());
+  }
+  if (!input.trusted || !submit) return { input, submitted, elsewhere };
   // Enter on its own, so that what took it (a cancelled keydown, a submit event) is Enter's doing.
   const keydowns = watchKeydowns();
   let sent = false;
@@ -111,10 +131,25 @@ async function typeInto(ctx: ContentContext, el: Element, text: string, clear: b
   try {
     const enter = await dispatchInput(ctx, chordSteps(ENTER), () => void (submitted = pressEnter(keyTarget(), redactor)));
     if (enter.trusted) submitted = keydowns.prevented() || sent;
-    return { input: enter.trusted ? input : enter, submitted };
+    return { input: enter.trusted ? input : enter, submitted, elsewhere };
   } finally {
     keydowns.stop();
     window.removeEventListener('submit', onSubmit, true);
+  }
+}
+
+/**
+ * Refuses, before any key, a text that would leave a number input with no value: the field ends up holding the
+ * typed text only when that is a valid floating-point number
+ * (https://html.spec.whatwg.org/multipage/input.html#number-state-(type=number)); else a person's browser shows
+ * bad input (or drops the letters) and the value is "". Line breaks are dropped as for any input.
+ * @throws OrielError `invalid_argument` naming the text.
+ */
+function checkNumber(el: HTMLInputElement, text: string, clear: boolean): void {
+  const typed = text.replace(/[\r\n]+/g, '');
+  const final = (clear ? '' : editedText(el)) + typed;
+  if (!numberAccepts(final)) {
+    throw orielError('invalid_argument', `"${clip(final, 60)}" is not a valid value for this <input type="number"> (it takes a number such as 12, -3.5 or 1e3).`);
   }
 }
 
@@ -125,12 +160,13 @@ async function typeInto(ctx: ContentContext, el: Element, text: string, clear: b
  * secrets in its options too, so whether `text` names one of them is never reported: the option is chosen when it
  * exists and can be chosen, and the answer is the same either way.
  */
-function fill(el: Element, text: string, clear: boolean, submit: boolean, redactor: Redactor): boolean {
+function fill(el: Element, text: string, clear: boolean, submit: boolean, redactor: Redactor): { submitted: boolean; elsewhere: number } {
   if (el instanceof HTMLSelectElement) {
     if (isSecretField(el)) chooseQuietly(el, text);
     else choose(el, text);
-    return submit ? pressEnter(el, redactor) : false;
+    return { submitted: submit ? pressEnter(el, redactor) : false, elsewhere: 0 };
   }
+  let elsewhere = 0;
   focus(el);
   const edited = new Set<Element>([el]);
   if (el instanceof HTMLInputElement && PICKER_TYPES.has(el.type)) setWhole(el, text);
@@ -141,14 +177,14 @@ function fill(el: Element, text: string, clear: boolean, submit: boolean, redact
     else placeSelection(el as HTMLElement, false);
     const typed = el instanceof HTMLInputElement ? text.replace(/[\r\n]+/g, '') : text;
     if (typed.length > PER_KEY_LIMIT) paste(el, typed);
-    else typeKeys(typed, edited, redactor);
+    else elsewhere = typeKeys(el, typed, edited, redactor);
     // A field's edit is committed with `change` (https://html.spec.whatwg.org/multipage/input.html#concept-input-apply).
     for (const f of edited) {
       if (!(f instanceof HTMLInputElement || f instanceof HTMLTextAreaElement)) continue;
       if (f !== el || f.value !== start || clear) changeEvent(f);
     }
   }
-  return submit ? pressEnter(keyTarget(), redactor) : false;
+  return { submitted: submit ? pressEnter(keyTarget(), redactor) : false, elsewhere };
 }
 
 /** Focuses the field; inside a contenteditable region, its editing host (its descendants take no focus themselves). */
@@ -161,8 +197,8 @@ function focus(el: Element): void {
 /** Empties the field as selecting all and deleting does. */
 function clearField(el: Element): void {
   if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) {
-    if (el.value !== '' && inputEvent(el, 'beforeinput', 'deleteContentBackward', null)) {
-      setNativeValue(el, '');
+    if (editedText(el) !== '' && inputEvent(el, 'beforeinput', 'deleteContentBackward', null)) {
+      setEditedText(el, '');
       inputEvent(el, 'input', 'deleteContentBackward', null);
     }
     return;
@@ -189,15 +225,52 @@ function paste(el: Element, text: string): void {
 
 /**
  * Each character as a key press on whatever has focus when it is pressed (key-actions.ts): keydown, keypress, the
- * edit (beforeinput, input), keyup; a cancelled keydown, keypress or beforeinput drops the character.
+ * edit (beforeinput, input), keyup; a cancelled keydown, keypress or beforeinput drops the character. A tab in the
+ * text is a character to hold, not the Tab key: it is inserted as one edit (as pasting it would), so the rest of the
+ * text stays in the field the caller named; moving focus is press_key's Tab (docs/tools.md, `type`).
+ * @returns how many characters went to another element than `el`, because focus had moved on.
  */
-function typeKeys(text: string, edited: Set<Element>, redactor: Redactor): void {
+function typeKeys(el: Element, text: string, edited: Set<Element>, redactor: Redactor): number {
+  let elsewhere = 0;
   for (const ch of text) {
     const target = keyTarget();
-    const key = charKey(ch);
-    pressChord({ ctrlKey: false, shiftKey: false, altKey: false, metaKey: false, key, label: key.key }, target, redactor);
+    if (!isFieldItself(el, target)) elsewhere++;
+    if (ch === '\t') {
+      if (isTextField(target)) insertText(target, ch);
+      else if (isEditableContent(target)) insertIntoEditable(target, ch);
+    } else {
+      const key = charKey(ch);
+      pressChord({ ctrlKey: false, shiftKey: false, altKey: false, metaKey: false, key, label: key.key }, target, redactor);
+    }
     edited.add(target);
   }
+  return elsewhere;
+}
+
+/** Whether keys sent to `target` reach the field `el`: it is the field, or the editing host around an editable `el`. */
+function isFieldItself(el: Element, target: Element): boolean {
+  if (target === el) return true;
+  return isEditableContent(el) && isEditableContent(target) && target.contains(el);
+}
+
+/**
+ * Counts, from now until `stop`, the browser's keydowns of typed characters that reach another element than `el`
+ * (trusted keys go to whatever has focus, as a person's do). Backspace and Enter are not typed characters.
+ */
+function countKeysElsewhere(el: Element): { stop(): number } {
+  let count = 0;
+  const onKeydown = (e: KeyboardEvent) => {
+    const target = e.composedPath()[0];
+    if (e.key === 'Backspace' || e.key === 'Enter' || !(target instanceof Element)) return;
+    if (!isFieldItself(el, target)) count++;
+  };
+  window.addEventListener('keydown', onKeydown, true);
+  return {
+    stop() {
+      window.removeEventListener('keydown', onKeydown, true);
+      return count;
+    },
+  };
 }
 
 /** Date, colour and range inputs: a picker sets the whole value, then input and change fire. */
