@@ -48,7 +48,7 @@ vi.mock('../../extension/background/pipeline/turns.js', () => ({ awaitTurn: vi.f
 const listeners = { addListener: () => undefined, removeListener: () => undefined };
 vi.stubGlobal('chrome', {
   webNavigation: { onCommitted: listeners, onBeforeNavigate: listeners, onErrorOccurred: listeners, onDOMContentLoaded: listeners, getFrame: async () => ({ url: 'https://a.example/', errorOccurred: false }) },
-  tabs: { get: async () => ({ title: 'A page' }) },
+  tabs: { get: async () => ({ title: 'A page' }), onRemoved: listeners },
 });
 
 const { sharedTab } = await import('../../extension/background/pipeline/shared-tab.js');
