@@ -131,11 +131,36 @@ export type ClickResult = z.infer<typeof ClickResult>;
  */
 const MANGLED_URL = /[\u0000-\u001f\u007f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
+/**
+ * Why `url` is not an address navigate takes as written, or undefined when it is: an absolute URL (a scheme, then
+ * `:`, https://url.spec.whatwg.org/#absolute-url-with-fragment-string), or a relative reference that plainly stays on the
+ * current site — a path from the root (`/cart`, also scheme-relative `//host/…`), a query (`?q=x`), a fragment (`#top`)
+ * or a dot path (`./a`, `../a`). Anything else (`example.com`, `example.com/a`, `localhost:8080`, `not a url`) would
+ * resolve as a path below the current page (https://url.spec.whatwg.org/#path-relative-url-string), which an agent
+ * writing a host rarely means, so it is refused with the absolute form to give instead.
+ */
+export function navigateUrlProblem(url: string): string | undefined {
+  const u = url.trim();
+  if (/^[/?#]/.test(u) || /^\.\.?(\/|$)/.test(u)) return undefined;
+  const scheme = /^([a-z][a-z0-9+.-]*):(.*)$/is.exec(u);
+  // `example.com:8080…` and `localhost:3000` parse with the host as their scheme: a host all the same
+  // (`javascript:1` stays a scheme).
+  const hostAndPort = scheme && (scheme[1]!.includes('.') || scheme[1]!.toLowerCase() === 'localhost') && /^\d+(?:[/?#]|$)/.test(scheme[2]!);
+  if (scheme && !hostAndPort) return undefined;
+  const host = /^[^\s/?#]+/.exec(u)?.[0] ?? '';
+  const example = /^[^\s]+$/.test(u) && /[.:]/.test(host) ? `https://${u}` : 'https://example.com/';
+  return `"${u.slice(0, 100)}" is neither an absolute URL nor a path on this site (it would load as a path below the current page); give an absolute http(s) URL such as ${example.slice(0, 120)}, or a path starting with "/"`;
+}
+
 export const NavigateArgs = z.object({
   url: z
     .string()
     .max(8192)
     .refine((u) => !MANGLED_URL.test(u), 'the URL holds control characters or a lone surrogate; give the address as text a browser shows')
+    .superRefine((u, ctx) => {
+      const problem = navigateUrlProblem(u);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    })
     .optional(),
   action: z.enum(['back', 'forward', 'reload', 'close']).optional(),
   wait_until: z.enum(['load', 'domcontentloaded', 'none']).optional().meta({ default: 'load' }),

@@ -104,6 +104,16 @@ describe.each(BROWSERS)('background operations in %s', (kind) => {
       expect(r.error?.code, url).toBe('invalid_argument');
     }
     expect((await t.tool('navigate', { url: 'javascript:1' })).error?.message).toContain('evaluate');
+    // A bare host or plain words name no address here: refused, instead of loading http://<this host>/example.com.
+    const here = t.page.url();
+    for (const [url, instead] of [['example.com', 'https://example.com'], ['not a url', 'https://example.com/']]) {
+      const r = await t.tool('navigate', { url });
+      expect(r.error?.code, url).toBe('invalid_argument');
+      expect(r.error?.message, url).toContain(`give an absolute http(s) URL such as ${instead},`);
+    }
+    expect(t.page.url()).toBe(here);
+    // A path, a query on this page: relative to it, as before.
+    expect((await t.tool('navigate', { url: '?from=query' })).structured.url).toBe(new URL('?from=query', here).href);
     // Another origin: the person is asked first (navigation is an act on the destination), and allows it once.
     const failing = t.tool('navigate', { url: 'http://127.0.0.1:9/' });
     await answerPrompt(t.rig, { capability: 'act', origin: 'http://127.0.0.1:9' }, 'allow_once', t.page);
