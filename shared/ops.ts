@@ -137,7 +137,8 @@ const MANGLED_URL = /[\u0000-\u001f\u007f]|[\ud800-\udbff](?![\udc00-\udfff])|(?
  * current site — a path from the root (`/cart`, also scheme-relative `//host/…`), a query (`?q=x`), a fragment (`#top`)
  * or a dot path (`./a`, `../a`). Anything else (`example.com`, `example.com/a`, `localhost:8080`, `not a url`) would
  * resolve as a path below the current page (https://url.spec.whatwg.org/#path-relative-url-string), which an agent
- * writing a host rarely means, so it is refused with the absolute form to give instead.
+ * writing a host means far more often than a file next to the page, so it is refused with the absolute form to give
+ * instead (a file next to the page is `./file.html`).
  */
 export function navigateUrlProblem(url: string): string | undefined {
   const u = url.trim();
@@ -149,7 +150,7 @@ export function navigateUrlProblem(url: string): string | undefined {
   if (scheme && !hostAndPort) return undefined;
   const host = /^[^\s/?#]+/.exec(u)?.[0] ?? '';
   const example = /^[^\s]+$/.test(u) && /[.:]/.test(host) ? `https://${u}` : 'https://example.com/';
-  return `"${u.slice(0, 100)}" is neither an absolute URL nor a path on this site (it would load as a path below the current page); give an absolute http(s) URL such as ${example.slice(0, 120)}, or a path starting with "/"`;
+  return `"${u.slice(0, 100)}" is neither an absolute URL nor a path on this site (it would load as a path below the current page); give an absolute http(s) URL such as ${example.slice(0, 120)}, or a path on this site starting with "/" or "./"`;
 }
 
 export const NavigateArgs = z.object({

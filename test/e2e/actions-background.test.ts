@@ -35,7 +35,7 @@ describe.each(BROWSERS)('background operations in %s', (kind) => {
     expect(load.isError, load.text).toBe(false);
     expect(releasedFirst).toBe(true); // it answered only after the image, hence `load`
     expect(load.structured.document).not.toBe(dcl.structured.document);
-    const none = await t.tool('navigate', { url: 'target.html', wait_until: 'none' });
+    const none = await t.tool('navigate', { url: './target.html', wait_until: 'none' });
     expect(none.isError).toBe(false);
     expect(none.structured.document).toBeUndefined();
     await t.page.waitForFunction(() => document.title === 'Target page');
@@ -43,7 +43,7 @@ describe.each(BROWSERS)('background operations in %s', (kind) => {
 
   it('navigate: back, forward and reload each give a new document; relative URLs resolve', async () => {
     const a = await t.load('nav.html?a');
-    const b = await t.tool('navigate', { url: 'nav.html?b' });
+    const b = await t.tool('navigate', { url: './nav.html?b' });
     expect(b.structured.url).toBe(`${t.site.url}nav.html?b`);
     const back = await t.tool('navigate', { action: 'back' });
     expect(back.structured.url).toBe(`${t.site.url}nav.html?a`);

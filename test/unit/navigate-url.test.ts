@@ -23,6 +23,7 @@ describe('navigate url that names no address', () => {
       ['example.com:8443/a', 'https://example.com:8443/a'],
       ['not a url', 'https://example.com/'],
       ['cart', 'https://example.com/'],
+      ['nav.html', 'https://nav.html'],
     ];
     for (const [url, instead] of cases) {
       const r = NavigateArgs.safeParse({ url });
