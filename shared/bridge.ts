@@ -4,6 +4,7 @@
 // teams: docs/bridge.md.
 import { z } from 'zod';
 import { BRIDGE_EVENT, BRIDGE_MESSAGE_TYPE } from './page-channel.js';
+import { MAX_TIMEOUT_MS } from './time-limits.js';
 
 export { BRIDGE_EVENT, BRIDGE_MESSAGE_TYPE };
 
@@ -22,8 +23,8 @@ export const BRIDGE_LIMITS = {
   bytesPerSecond: 128 * 1024,
 } as const;
 
-/** Longest wait of one `await_message`, ms: under the 60 s request timeout MCP clients commonly use. */
-export const MAX_AWAIT_MS = 50_000;
+/** Longest wait of one `await_message`, ms: under the 60 s request timeout MCP clients commonly use (./time-limits.ts). */
+export const MAX_AWAIT_MS = MAX_TIMEOUT_MS;
 
 const encoder = new TextEncoder();
 

@@ -3,9 +3,10 @@
 // MCP side: broker/mcp/tools/pointer.ts, keyboard.ts, input.ts, upload.ts.
 import { z } from 'zod';
 import { DialogArgs, DialogResult, HandleSchema, TargetArgs } from './act.js';
+import { MAX_TIMEOUT_MS } from './time-limits.js';
 
 /** How long an action waits for its target (to be visible, enabled, still, uncovered), ms. */
-const timeout = () => z.number().int().min(0).max(60_000).optional().meta({ default: 5_000 });
+const timeout = () => z.number().int().min(0).max(MAX_TIMEOUT_MS).optional().meta({ default: 5_000 });
 
 /** `hover`: move the pointer onto an element and leave it there. */
 export const HoverArgs = TargetArgs.extend({ timeout_ms: timeout(), ...DialogArgs });
@@ -70,7 +71,7 @@ export const ScrollArgs = TargetArgs.extend({
   amount: z.number().int().min(1).max(1_000_000).optional(),
   to: z.enum(['top', 'bottom', 'left', 'right']).optional(),
   until_text: z.string().min(1).max(500).optional(),
-  timeout_ms: z.number().int().min(0).max(60_000).optional().meta({ default: 10_000 }),
+  timeout_ms: z.number().int().min(0).max(MAX_TIMEOUT_MS).optional().meta({ default: 10_000 }),
 });
 export type ScrollArgs = z.infer<typeof ScrollArgs>;
 

@@ -2,6 +2,7 @@
 // argument and result schemas, the capability it needs and where it runs. The MCP tools in broker/mcp/tools build on
 // the public ones; the background and the content script validate each call once on arrival (shared/call.ts).
 import { z } from 'zod';
+import { LONGEST_CALL_MS, MAX_TIMEOUT_MS } from './time-limits.js';
 import { BRIDGE_LIMITS, jsonBytes } from './bridge.js';
 import { PAGE_TOOL_LIMITS, PageToolNameSchema, PageToolProviderSchema, PageToolSchema } from './page-tools.js';
 import { LinesLostSchema, LinesReplySchema } from './snapshot/reading.js';
@@ -95,7 +96,7 @@ export const POINTER_MODIFIERS = ['Alt', 'Control', 'Meta', 'Shift'] as const;
 const Offset = z.number().finite().min(0).max(100_000);
 
 export const ClickArgs = TargetArgs.extend({
-  timeout_ms: z.number().int().min(0).max(60_000).optional().meta({ default: 5_000 }),
+  timeout_ms: z.number().int().min(0).max(MAX_TIMEOUT_MS).optional().meta({ default: 5_000 }),
   button: z.enum(MOUSE_BUTTONS).optional().meta({ default: 'left' }),
   count: z.number().int().min(1).max(3).optional().meta({ default: 1 }),
   modifiers: z.array(z.enum(POINTER_MODIFIERS)).max(4).optional(),
@@ -130,15 +131,41 @@ export type ClickResult = z.infer<typeof ClickResult>;
  */
 const MANGLED_URL = /[\u0000-\u001f\u007f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
+/**
+ * Why `url` is not an address navigate takes as written, or undefined when it is: an absolute URL (a scheme, then
+ * `:`, https://url.spec.whatwg.org/#absolute-url-with-fragment-string), or a relative reference that plainly stays on the
+ * current site — a path from the root (`/cart`, also scheme-relative `//host/…`), a query (`?q=x`), a fragment (`#top`)
+ * or a dot path (`./a`, `../a`). Anything else (`example.com`, `example.com/a`, `localhost:8080`, `not a url`) would
+ * resolve as a path below the current page (https://url.spec.whatwg.org/#path-relative-url-string), which an agent
+ * writing a host means far more often than a file next to the page, so it is refused with the absolute form to give
+ * instead (a file next to the page is `./file.html`).
+ */
+export function navigateUrlProblem(url: string): string | undefined {
+  const u = url.trim();
+  if (/^[/?#]/.test(u) || /^\.\.?(\/|$)/.test(u)) return undefined;
+  const scheme = /^([a-z][a-z0-9+.-]*):(.*)$/is.exec(u);
+  // `example.com:8080…` and `localhost:3000` parse with the host as their scheme: a host all the same
+  // (`javascript:1` stays a scheme).
+  const hostAndPort = scheme && (scheme[1]!.includes('.') || scheme[1]!.toLowerCase() === 'localhost') && /^\d+(?:[/?#]|$)/.test(scheme[2]!);
+  if (scheme && !hostAndPort) return undefined;
+  const host = /^[^\s/?#]+/.exec(u)?.[0] ?? '';
+  const example = /^[^\s]+$/.test(u) && /[.:]/.test(host) ? `https://${u}` : 'https://example.com/';
+  return `"${u.slice(0, 100)}" is neither an absolute URL nor a path on this site (it would load as a path below the current page); give an absolute http(s) URL such as ${example.slice(0, 120)}, or a path on this site starting with "/" or "./"`;
+}
+
 export const NavigateArgs = z.object({
   url: z
     .string()
     .max(8192)
     .refine((u) => !MANGLED_URL.test(u), 'the URL holds control characters or a lone surrogate; give the address as text a browser shows')
+    .superRefine((u, ctx) => {
+      const problem = navigateUrlProblem(u);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    })
     .optional(),
   action: z.enum(['back', 'forward', 'reload', 'close']).optional(),
   wait_until: z.enum(['load', 'domcontentloaded', 'none']).optional().meta({ default: 'load' }),
-  timeout_ms: z.number().int().min(100).max(120_000).optional().meta({ default: 30_000 }),
+  timeout_ms: z.number().int().min(100).max(MAX_TIMEOUT_MS).optional().meta({ default: 30_000 }),
   ...DialogArgs,
 });
 export type NavigateArgs = z.infer<typeof NavigateArgs>;
@@ -162,7 +189,7 @@ export const TypeArgs = TargetArgs.extend({
   text: z.string().max(100_000),
   clear: z.boolean().optional().meta({ default: true }),
   submit: z.boolean().optional(),
-  timeout_ms: z.number().int().min(0).max(60_000).optional().meta({ default: 5_000 }),
+  timeout_ms: z.number().int().min(0).max(MAX_TIMEOUT_MS).optional().meta({ default: 5_000 }),
   ...DialogArgs,
 });
 export type TypeArgs = z.infer<typeof TypeArgs>;
@@ -190,7 +217,7 @@ export type TypeResult = z.infer<typeof TypeResult>;
 export const WaitForArgs = TargetArgs.extend({
   text: z.string().min(1).max(500).optional(),
   state: z.enum(['visible', 'hidden', 'attached', 'detached']).optional().meta({ default: 'visible' }),
-  timeout_ms: z.number().int().min(0).max(50_000).optional().meta({ default: 10_000 }),
+  timeout_ms: z.number().int().min(0).max(MAX_TIMEOUT_MS).optional().meta({ default: 10_000 }),
 });
 export type WaitForArgs = z.infer<typeof WaitForArgs>;
 
@@ -250,7 +277,7 @@ export type ExtractRowsResult = z.infer<typeof ExtractRowsResult>;
 export const EvaluateArgs = z.object({
   expression: z.string().min(1).max(100_000),
   max_chars: z.number().int().min(100).max(200_000).optional().meta({ default: 20_000 }),
-  timeout_ms: z.number().int().min(100).max(60_000).optional().meta({ default: 10_000 }),
+  timeout_ms: z.number().int().min(100).max(MAX_TIMEOUT_MS).optional().meta({ default: 10_000 }),
 });
 export type EvaluateArgs = z.infer<typeof EvaluateArgs>;
 
@@ -325,7 +352,7 @@ export const CallTabOperationArgs = z.object({
   arguments: z.record(z.string(), z.unknown()),
   document: z.string().max(32),
   schema: z.string().max(PAGE_TOOL_LIMITS.schemaBytes),
-  timeout_ms: z.number().int().min(100).max(120_000).optional(),
+  timeout_ms: z.number().int().min(100).max(MAX_TIMEOUT_MS).optional(),
 });
 export type CallTabOperationArgs = z.infer<typeof CallTabOperationArgs>;
 
@@ -512,7 +539,7 @@ export interface OpSpec {
 }
 
 /** The budget of a content action with `timeout_ms`: what it waits by default, up to `max_ms` in all, 5 s to answer. */
-const ACTION_BUDGET = { default_ms: 5_000, max_ms: 65_000, slack_ms: 5_000 } as const satisfies OpBudget;
+const ACTION_BUDGET = { default_ms: 5_000, max_ms: LONGEST_CALL_MS, slack_ms: 5_000 } as const satisfies OpBudget;
 
 /**
  * Every page operation: name → argument and result schema, capability, site, target, budget and what generic code
@@ -529,7 +556,7 @@ export const OPS = {
     public: true,
     target: 'every_frame',
     handle_arg: 'root',
-    budget: { default_ms: 28_500, max_ms: 60_000, slack_ms: 1_500 },
+    budget: { default_ms: 28_500, max_ms: LONGEST_CALL_MS, slack_ms: 1_500 },
     reads_pdf: true,
   },
   click: {
@@ -553,7 +580,7 @@ export const OPS = {
     site: 'background',
     public: true,
     target: 'top',
-    budget: { default_ms: 30_000, max_ms: 120_000, slack_ms: 2_000 },
+    budget: { default_ms: 30_000, max_ms: LONGEST_CALL_MS, slack_ms: 2_000 },
     navigates: true,
     answers_before_commit: (args: NavigateArgs) => args.wait_until === 'none',
     survives_disconnect: true,
@@ -649,7 +676,7 @@ export const OPS = {
     site: 'content',
     public: true,
     target: 'handle_or_every_frame',
-    budget: { default_ms: 10_000, max_ms: 55_000, slack_ms: 5_000 },
+    budget: { default_ms: 10_000, max_ms: LONGEST_CALL_MS, slack_ms: 5_000 },
     frames_agree: (args: WaitForArgs) => args.state === 'hidden' || args.state === 'detached',
   },
   extract: {
@@ -677,7 +704,7 @@ export const OPS = {
     site: 'background',
     public: true,
     target: 'top',
-    budget: { default_ms: 10_000, max_ms: 65_000, slack_ms: 5_000 },
+    budget: { default_ms: 10_000, max_ms: LONGEST_CALL_MS, slack_ms: 5_000 },
     exec: (args: EvaluateArgs) => ({ code: args.expression }),
   },
   screenshot: {
@@ -717,7 +744,7 @@ export const OPS = {
     site: 'content',
     public: true,
     target: 'top',
-    budget: { default_ms: 30_000, max_ms: 70_000, slack_ms: 5_000 },
+    budget: { default_ms: 30_000, max_ms: LONGEST_CALL_MS, slack_ms: 5_000 },
     exec: (args: CallTabOperationArgs) => ({ operation: args.name, arguments: args.arguments }),
   },
   document: { args: DocumentArgs, result: DocumentResult, capability: 'none', site: 'content', public: false, describes_document: true },

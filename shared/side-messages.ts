@@ -57,7 +57,8 @@ export const SecretParamsSchema = z.object({ names: z.array(z.string().min(1).ma
  */
 export const DialogStateSchema = z.object({
   seq: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
-  open: z.object({ type: z.enum(['alert', 'confirm', 'prompt']), message: z.string().max(2000) }).nullable(),
+  /** `answered`: Oriel left this one open after answering that many in a row (shared/open-dialog.ts). */
+  open: z.object({ type: z.enum(['alert', 'confirm', 'prompt']), message: z.string().max(2000), answered: z.number().int().min(1).max(1000).optional() }).nullable(),
 });
 export type DialogState = z.infer<typeof DialogStateSchema>;
 

@@ -10,7 +10,7 @@ import { orielError } from '../../shared/errors.js';
 import type { OpArgs } from '../../shared/ops.js';
 import { SHARED_MARK } from '../../shared/page-channel.js';
 import { dialogMessageText } from '../../shared/page-text.js';
-import { openDialogError, type OpenDialog } from '../../shared/open-dialog.js';
+import { MAX_ANSWERED_DIALOGS, openDialogError, type OpenDialog } from '../../shared/open-dialog.js';
 import { sendSide } from '../side-channel.js';
 
 /** At most this many dialogs are kept for one report. */
@@ -23,6 +23,8 @@ export interface ArmedDialogs {
   /** The tab's standing answer as the call carried it (undefined: none). */
   policy?: DialogAnswer;
   seen: DialogSeen[];
+  /** How many dialogs the call answered (at most {@link MAX_ANSWERED_DIALOGS}; the next is left to the person). */
+  answered: number;
   /** Set when a leave the call does not accept began; the navigation is then cancelled (see {@link stayOnLinks}). */
   holding?: boolean;
 }
@@ -38,6 +40,13 @@ let armed: ArmedDialogs | undefined;
 let standing: DialogAnswer | undefined = storedStanding();
 /** Dialogs the standing answer took while no call ran, for the next acting call to report. */
 let between: DialogSeen[] = [];
+/** How many dialogs the standing answer took since the last call began (at most {@link MAX_ANSWERED_DIALOGS}). */
+let betweenAnswered = 0;
+/**
+ * Set while Oriel declines to answer a dialog because it already answered {@link MAX_ANSWERED_DIALOGS} in a row: how
+ * many. The browser's own dialog that then opens is reported with it (the `oriel-dialog-shown` listener below).
+ */
+let leftOpenAfter: number | undefined;
 /** Until when (ms since the epoch) leaving this page is let through without its handlers asking. */
 let leaveAcceptedUntil = 0;
 /** Removes the listeners {@link stayOnLinks} added for the armed call. */
@@ -88,11 +97,13 @@ export function armDialogs(args: { dialog?: unknown; dialog_text?: unknown; dial
   hearPolicy(args.dialog_policy as DialogPolicy | undefined);
   armed = {
     seen: between,
+    answered: 0,
     ...(args.dialog === 'accept' || args.dialog === 'dismiss' ? { answer: args.dialog } : {}),
     ...(typeof args.dialog_text === 'string' ? { text: args.dialog_text } : {}),
     ...(standing ? { policy: standing } : {}),
   };
   between = [];
+  betweenAnswered = 0;
   releaseLinks();
   releaseLinks = stayOnLinks(armed);
   return armed;
@@ -241,6 +252,7 @@ window.addEventListener(
     const type = DIALOG_TYPES.find((t) => t === q.type) as DialogType | undefined;
     if (!type) return;
     const a = armed;
+    leftOpenAfter = undefined;
     if (type === 'beforeunload') {
       // Oriel's own probe lets the page's handlers run; a leave an agent accepted goes without them.
       if (probing) return;
@@ -263,10 +275,24 @@ window.addEventListener(
     if (!a) {
       // No call runs: the standing answer, if an agent set one, else the browser's own dialog for the person.
       if (!standing || !tabShared()) return;
+      // A page opening dialog after dialog between calls: past the bound the next is the person's (docs/tools.md, "Dialogs").
+      if (betweenAnswered >= MAX_ANSWERED_DIALOGS) {
+        leftOpenAfter = betweenAnswered;
+        return;
+      }
+      betweenAnswered++;
       if (between.length < MAX_SEEN) between.push({ type, message, answer: standing, between_calls: true });
       reply(standing === 'accept', fallback);
       return;
     }
+    // A call whose action opens dialog after dialog (a loop) answers a bounded number; the next is left open for the
+    // person, which stops the page's script as it would without Oriel (the call then ends with dialog_opened). A call
+    // whose page never returns (its script loops) stays armed, so this bound holds after the call ended too.
+    if (a.answered >= MAX_ANSWERED_DIALOGS) {
+      leftOpenAfter = a.answered;
+      return;
+    }
+    a.answered++;
     const answer = a.answer ?? a.policy ?? 'dismiss';
     if (a.seen.length < MAX_SEEN) a.seen.push({ type, message, answer });
     reply(answer === 'accept', a.text ?? fallback);
@@ -305,13 +331,15 @@ window.addEventListener(
       const type = (['alert', 'confirm', 'prompt'] as const).find((t) => t === q.type);
       if (!type) return;
       shownDepth++;
-      shown = { type, message: typeof q.message === 'string' ? q.message.slice(0, 2000) : '', since: Date.now() };
+      shown = { type, message: typeof q.message === 'string' ? q.message.slice(0, 2000) : '', since: Date.now(), ...(leftOpenAfter !== undefined && { answered: leftOpenAfter }) };
+      leftOpenAfter = undefined;
     } else if (q.open === false) {
       if (shownDepth === 0) return;
       if (--shownDepth === 0) shown = undefined;
     } else return;
     // Sent now, before the page's thread stops for the dialog (Chromium delivers it meanwhile).
-    void sendSide('dialog_state', { seq: ++shownSeq, open: shown ? { type: shown.type, message: shown.message } : null }).catch(() => undefined);
+    const open = shown ? { type: shown.type, message: shown.message, ...(shown.answered !== undefined && { answered: shown.answered }) } : null;
+    void sendSide('dialog_state', { seq: ++shownSeq, open }).catch(() => undefined);
   },
   true,
 );

@@ -35,7 +35,7 @@ describe.each(BROWSERS)('background operations in %s', (kind) => {
     expect(load.isError, load.text).toBe(false);
     expect(releasedFirst).toBe(true); // it answered only after the image, hence `load`
     expect(load.structured.document).not.toBe(dcl.structured.document);
-    const none = await t.tool('navigate', { url: 'target.html', wait_until: 'none' });
+    const none = await t.tool('navigate', { url: './target.html', wait_until: 'none' });
     expect(none.isError).toBe(false);
     expect(none.structured.document).toBeUndefined();
     await t.page.waitForFunction(() => document.title === 'Target page');
@@ -43,7 +43,7 @@ describe.each(BROWSERS)('background operations in %s', (kind) => {
 
   it('navigate: back, forward and reload each give a new document; relative URLs resolve', async () => {
     const a = await t.load('nav.html?a');
-    const b = await t.tool('navigate', { url: 'nav.html?b' });
+    const b = await t.tool('navigate', { url: './nav.html?b' });
     expect(b.structured.url).toBe(`${t.site.url}nav.html?b`);
     const back = await t.tool('navigate', { action: 'back' });
     expect(back.structured.url).toBe(`${t.site.url}nav.html?a`);
@@ -104,6 +104,16 @@ describe.each(BROWSERS)('background operations in %s', (kind) => {
       expect(r.error?.code, url).toBe('invalid_argument');
     }
     expect((await t.tool('navigate', { url: 'javascript:1' })).error?.message).toContain('evaluate');
+    // A bare host or plain words name no address here: refused, instead of loading http://<this host>/example.com.
+    const here = t.page.url();
+    for (const [url, instead] of [['example.com', 'https://example.com'], ['not a url', 'https://example.com/']]) {
+      const r = await t.tool('navigate', { url });
+      expect(r.error?.code, url).toBe('invalid_argument');
+      expect(r.error?.message, url).toContain(`give an absolute http(s) URL such as ${instead},`);
+    }
+    expect(t.page.url()).toBe(here);
+    // A path, a query on this page: relative to it, as before.
+    expect((await t.tool('navigate', { url: '?from=query' })).structured.url).toBe(new URL('?from=query', here).href);
     // Another origin: the person is asked first (navigation is an act on the destination), and allows it once.
     const failing = t.tool('navigate', { url: 'http://127.0.0.1:9/' });
     await answerPrompt(t.rig, { capability: 'act', origin: 'http://127.0.0.1:9' }, 'allow_once', t.page);

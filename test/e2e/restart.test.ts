@@ -81,7 +81,7 @@ describe.each(BROWSERS)('background restarts in %s', (kind) => {
     const arrived = new Promise<void>((r) => (signal = r));
     slow = { arrived, signal, release: () => {} };
     const since = connectedSince();
-    const nav = call(client, 'navigate', { session, url: `${site.url}/slow.html`, timeout_ms: 60_000 });
+    const nav = call(client, 'navigate', { session, url: `${site.url}/slow.html`, timeout_ms: 50_000 });
     await arrived;
     await rig.stopBackground();
     // The page answers only once the background that started the navigation is gone and a new one is connected.

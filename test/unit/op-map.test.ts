@@ -1,6 +1,15 @@
 // The op map (shared/ops.ts) carries what generic code decides per operation: budgets, targets and the per-op rules.
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { CLIENT_REQUEST_TIMEOUT_MS, LONGEST_CALL_MS, MAX_TIMEOUT_MS } from '../../shared/time-limits.js';
 import { activationOf, answersBeforeCommit, budgetOf, execShownOf, handleOf, OPS, specOf, survivesDisconnect, type OpName } from '../../shared/ops.js';
+
+/** The `maximum` a number schema (optional or not) allows, undefined for none or no schema. */
+function maxOf(schema: z.ZodType | undefined): number | undefined {
+  if (!schema) return undefined;
+  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as { maximum?: number };
+  return json.maximum;
+}
 
 describe('op map', () => {
   it('gives every public operation a target and a budget whose default fits its maximum', () => {
@@ -16,19 +25,35 @@ describe('op map', () => {
   it('budgets a call as (timeout_ms or its default) × waits + slack, capped at the maximum', () => {
     // The numbers the tools used before the map held them: (timeout_ms ?? default) + 5 s, navigate + 2 s, drag twice.
     expect(budgetOf('click', {})).toEqual({ ms: 10_000, slack_ms: 5_000 });
-    expect(budgetOf('click', { timeout_ms: 60_000 })).toEqual({ ms: 65_000, slack_ms: 5_000 });
+    expect(budgetOf('click', { timeout_ms: 50_000 })).toEqual({ ms: 55_000, slack_ms: 5_000 });
     expect(budgetOf('scroll', {})).toEqual({ ms: 15_000, slack_ms: 5_000 });
     expect(budgetOf('drag', { timeout_ms: 1_000 })).toEqual({ ms: 7_000, slack_ms: 5_000 });
-    expect(budgetOf('drag', { timeout_ms: 60_000 }).ms).toBe(65_000);
+    expect(budgetOf('drag', { timeout_ms: 50_000 }).ms).toBe(55_000);
     expect(budgetOf('wait_for', {})).toEqual({ ms: 15_000, slack_ms: 5_000 });
     expect(budgetOf('wait_for', { timeout_ms: 50_000 }).ms).toBe(55_000);
     expect(budgetOf('evaluate', {}).ms).toBe(15_000);
     expect(budgetOf('navigate', {})).toEqual({ ms: 32_000, slack_ms: 2_000 });
-    expect(budgetOf('navigate', { timeout_ms: 120_000 }).ms).toBe(120_000);
+    expect(budgetOf('navigate', { timeout_ms: 50_000 }).ms).toBe(52_000);
     expect(budgetOf('call_tab_operation', {}).ms).toBe(35_000);
     expect(budgetOf('snapshot', {})).toEqual({ ms: 30_000, slack_ms: 1_500 });
     expect(budgetOf('screenshot', {}).ms).toBe(15_000);
     expect(budgetOf('document', {})).toEqual({ ms: 30_000, slack_ms: 0 });
+  });
+
+  it('ends every call, at its longest timeout_ms, before the official SDKs give up on it (60 s by default)', () => {
+    // Oriel's own timeout must arrive first: the whole budget (wait × waits + slack, capped) stays under the client's.
+    expect(LONGEST_CALL_MS).toBeLessThan(CLIENT_REQUEST_TIMEOUT_MS);
+    for (const op of Object.keys(OPS) as OpName[]) {
+      const spec = specOf(op);
+      if (!spec.public) continue;
+      expect(spec.budget!.max_ms, op).toBeLessThanOrEqual(LONGEST_CALL_MS);
+      const longest = maxOf((spec.args as z.ZodObject).shape.timeout_ms);
+      if (longest === undefined) continue;
+      expect(longest, op).toBeLessThanOrEqual(MAX_TIMEOUT_MS);
+      // The work the content script does at that timeout still leaves the slack before the deadline.
+      expect(Math.min(longest, spec.budget!.max_ms - spec.budget!.slack_ms) + spec.budget!.slack_ms, op).toBeLessThanOrEqual(LONGEST_CALL_MS);
+      expect(budgetOf(op, { timeout_ms: longest }).ms, op).toBeLessThanOrEqual(LONGEST_CALL_MS);
+    }
   });
 
   it('reads the handle from the argument the operation names it by', () => {

@@ -92,15 +92,16 @@ describe('budgets', () => {
 
   it('are the wait asked for (or the default) times the waits, plus the slack, at most the maximum', () => {
     expect(opBudgetMs('click', {})).toBe(10_000);
-    expect(opBudgetMs('click', { timeout_ms: 60_000 })).toBe(65_000);
+    expect(opBudgetMs('click', { timeout_ms: 50_000 })).toBe(55_000);
     expect(opBudgetMs('click', { timeout_ms: 0 })).toBe(5_000);
     expect(opBudgetMs('navigate', {})).toBe(32_000);
-    expect(opBudgetMs('navigate', { timeout_ms: 120_000 })).toBe(120_000);
+    expect(opBudgetMs('navigate', { timeout_ms: 50_000 })).toBe(52_000);
     expect(opBudgetMs('drag', { timeout_ms: 1_000 })).toBe(7_000);
     expect(opBudgetMs('snapshot', {})).toBe(30_000);
     expect(opBudgetMs('call_tab_operation', { timeout_ms: 30_000 })).toBe(35_000);
     expect(budgetMs(LEASE_WAIT_BUDGET, { timeout_ms: 500 })).toBe(500);
     expect(budgetMs(LEASE_WAIT_BUDGET, { timeout_ms: undefined })).toBe(30_000);
+    expect(budgetMs(LEASE_WAIT_BUDGET, { timeout_ms: 50_000 })).toBe(50_000);
   });
 });
 

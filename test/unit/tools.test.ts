@@ -13,6 +13,7 @@ import { createMcpServer } from '../../broker/mcp/server.js';
 import { SHARED_ARGUMENTS } from '../../broker/mcp/listing.js';
 import { ERROR_CODES } from '../../shared/errors.js';
 import { isOpName, OPS } from '../../shared/ops.js';
+import { MAX_TIMEOUT_MS } from '../../shared/time-limits.js';
 import { renderToolsDoc, withErrorTable } from '../../scripts/tools-doc.js';
 
 /** The default tools/list, as JSON characters (docs/tools.md, "What tools/list carries"). */
@@ -98,6 +99,21 @@ describe('tool definitions', () => {
       } else expect(['act', 'exec']).toContain(tool.capability);
     });
   }
+
+  it('wait no longer than Oriel answers within the official SDKs\' default request timeout', () => {
+    // Without the bound click took timeout_ms up to 60000, navigate and acquire_lease 120000: the client gave up first.
+    let bounded = 0;
+    for (const tool of TOOLS) {
+      const schema = z.toJSONSchema(tool.input, { io: 'input' }) as { properties?: Record<string, { maximum?: number }> };
+      for (const name of ['timeout_ms', 'wait_ms']) {
+        const max = schema.properties?.[name]?.maximum;
+        if (max === undefined) continue;
+        bounded++;
+        expect(max, `${tool.name}.${name}`).toBeLessThanOrEqual(MAX_TIMEOUT_MS);
+      }
+    }
+    expect(bounded).toBeGreaterThan(10);
+  });
 
   it('docs/tools.md is generated from the current definitions', () => {
     const file = path.resolve(import.meta.dirname, '../../docs/tools.md');

@@ -2,6 +2,7 @@
 // one home of the "(timeout_ms ?? default) + slack" rule; broker/mcp/context.ts turns a budget into the call's absolute
 // deadline. Only waiting for a lease, which has no page side, has its budget here.
 import { budgetOf, OPS, type OpBudget, type PublicOpName } from '../../../shared/ops.js';
+import { MAX_TIMEOUT_MS } from '../../../shared/time-limits.js';
 
 export type { OpBudget };
 
@@ -11,7 +12,7 @@ export const OP_BUDGETS: Readonly<Record<PublicOpName, OpBudget>> = Object.fromE
 ) as Record<PublicOpName, OpBudget>;
 
 /** Waiting for another client's lease to end (acquire_lease's `timeout_ms`): no page side, so no slack. */
-export const LEASE_WAIT_BUDGET: OpBudget = { default_ms: 30_000, max_ms: 120_000, slack_ms: 0 };
+export const LEASE_WAIT_BUDGET: OpBudget = { default_ms: 30_000, max_ms: MAX_TIMEOUT_MS, slack_ms: 0 };
 
 /**
  * The budget of one call, ms: `(timeout_ms ?? default_ms) × waits + slack_ms`, at most `max_ms` ({@link OpBudget}).

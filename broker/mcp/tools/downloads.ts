@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { DownloadView } from '../../../shared/downloads.js';
 import { quote } from '../../../shared/snapshot/escape.js';
 import { orielError } from '../../../shared/errors.js';
+import { MAX_TIMEOUT_MS } from '../../../shared/time-limits.js';
 import type { ToolDefinition } from './types.js';
 import { defineTool } from './define.js';
 import { snapshot } from './snapshot.js';
@@ -12,7 +13,7 @@ import { AS_ARG, AS_USAGE } from './link.js';
 
 const DownloadsArgs = z.object({
   id: z.string().max(80).optional(),
-  wait_ms: z.number().int().min(0).max(60_000).optional().meta({ default: 0 }),
+  wait_ms: z.number().int().min(0).max(MAX_TIMEOUT_MS).optional().meta({ default: 0 }),
   cursor: z.string().max(20).optional(),
   as: AS_ARG,
 });

@@ -2,6 +2,7 @@
 // "Ordering and leases"). Hub-only: no browser operation; the ToolContext reaches the hub's scheduler.
 import { z } from 'zod';
 import { orielError } from '../../../shared/errors.js';
+import { MAX_TIMEOUT_MS } from '../../../shared/time-limits.js';
 import type { ToolDefinition } from './types.js';
 import { defineTool } from './define.js';
 import { listSessions } from './sessions.js';
@@ -20,7 +21,7 @@ export const acquireLease: ToolDefinition = defineTool({
   commonArgs: ['session'],
   input: z.object({
     ttl_ms: z.number().int().min(1_000).max(600_000).optional().meta({ default: 30_000 }),
-    timeout_ms: z.number().int().min(100).max(120_000).optional().meta({ default: 30_000 }),
+    timeout_ms: z.number().int().min(100).max(MAX_TIMEOUT_MS).optional().meta({ default: 30_000 }),
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   capability: 'none',

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { PageToolNameSchema, type PageTool } from '../../../shared/page-tools.js';
 import { orielError } from '../../../shared/errors.js';
+import { MAX_TIMEOUT_MS } from '../../../shared/time-limits.js';
 import { checkPageArguments } from '../page-schema.js';
 import { escapeJson, quote } from '../../../shared/snapshot/escape.js';
 import type { ToolDefinition } from './types.js';
@@ -60,7 +61,7 @@ export const callTabOperation: ToolDefinition = defineTool({
   input: z.object({
     name: PageToolNameSchema,
     arguments: z.record(z.string(), z.unknown()).optional(),
-    timeout_ms: z.number().int().min(100).max(60_000).optional().meta({ default: 30_000 }),
+    timeout_ms: z.number().int().min(100).max(MAX_TIMEOUT_MS).optional().meta({ default: 30_000 }),
   }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   capability: 'exec',

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { TargetArgs } from '../../../shared/act.js';
 import { UPLOAD_MAX_BYTES, UPLOAD_MAX_FILES } from '../../../shared/input-ops.js';
+import { MAX_TIMEOUT_MS } from '../../../shared/time-limits.js';
 import type { ToolDefinition } from './types.js';
 import { defineTool, oneElement } from './define.js';
 import { click } from './click.js';
@@ -13,7 +14,7 @@ const UploadToolArgs = TargetArgs.extend({
   paths: z
     .array(z.string().min(1).max(1000))
     .max(UPLOAD_MAX_FILES),
-  timeout_ms: z.number().int().min(0).max(60_000).optional().meta({ default: 5_000 }),
+  timeout_ms: z.number().int().min(0).max(MAX_TIMEOUT_MS).optional().meta({ default: 5_000 }),
 });
 
 export const upload: ToolDefinition = defineTool({
