@@ -1,6 +1,6 @@
 // Whether a person could use a control where it is: transparent, zero-size, off-screen, clipped or covered elements
 // are marked as such so the agent does not take them for usable ones.
-import { containsComposed, pointReaches } from '../hit.js';
+import { containsComposed, flatContains, pointReaches } from '../hit.js';
 import type { WalkCache } from './cache.js';
 import { stillGeneration } from './changes.js';
 
@@ -47,8 +47,9 @@ function coveredAt(el: Element, x: number, y: number, view: View, labelsOf: () =
   const root = el.getRootNode() as Document | ShadowRoot;
   const hit = root.elementFromPoint(x, y);
   // A point on the element, inside it (shadow trees included), on content slotted into it, on its label or on an
-  // ancestor (a host among them) is not covered by something else.
-  const covered = hit !== null && !pointReaches(el, hit, x, y) && !labelsOf().some((l) => l === hit || l.contains(hit)) && !containsComposed(hit, el);
+  // ancestor (a host among them) is not covered by something else. A hit the element holds in the flat tree needs no
+  // look at the node under the point (../hit.ts pointReaches only refines a hit towards what it holds).
+  const covered = hit !== null && !flatContains(el, hit) && !pointReaches(el, hit, x, y) && !labelsOf().some((l) => l === hit || l.contains(hit)) && !containsComposed(hit, el);
   if (view.generation !== undefined) hits.set(el, { x, y, generation: view.generation, at: now, covered });
   return covered;
 }
