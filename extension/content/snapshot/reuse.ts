@@ -57,15 +57,46 @@ export interface Tape {
   log: Entry[];
   deps: Deps;
   alive: boolean;
+  /** Where later walks copied parts of this record when they replayed a memo ({@link Move}); kept a while after it is let go. */
+  moves: Move[] | undefined;
+}
+
+/**
+ * A memo's slice of one record, copied into a later walk's record when that walk replayed the memo: the memos inside
+ * the slice (each element's own) hold there too, moved by the same offsets. A memo whose record was let go is found at
+ * its copy ({@link recall}), so a subtree replayed whole, then changed in one part, still replays its other parts.
+ */
+export interface Move {
+  /** The slice [start, end) of the log, and [depStart, depEnd) of the dependencies, that were copied. */
+  start: number;
+  end: number;
+  depStart: number;
+  depEnd: number;
+  /** The record copied to, and where the copies begin there. */
+  to: Tape;
+  at: number;
+  depAt: number;
+  /** The builder the memo wrote into, and the one its replay wrote into instead. */
+  from: Builder;
+  out: Builder;
+  /** The change sequence number and still-generation when the copy was made (every memo in the slice held then). */
+  seq: number;
+  generation: number | undefined;
 }
 
 /** Walks whose records are kept; a memo of an older walk is void (its record is let go, bounding memory). */
 const MAX_TAPES = 4;
 const tapes: Tape[] = [];
+/**
+ * Records let go whose moves are still followed; past this many, the oldest's moves go too and memos left on it are
+ * void (a memo is followed through at most this many copies).
+ */
+const MAX_GONE = 32;
+const gone: Tape[] = [];
 
 /** A new record for a walk; when `kept` (the walk may keep memos), the oldest kept record is let go. */
 export function newTape(kept = true): Tape {
-  const t: Tape = { log: [], deps: [], alive: true };
+  const t: Tape = { log: [], deps: [], alive: true, moves: undefined };
   if (!kept) return t;
   tapes.push(t);
   while (tapes.length > MAX_TAPES) {
@@ -73,8 +104,34 @@ export function newTape(kept = true): Tape {
     old.alive = false;
     old.log = [];
     old.deps = [];
+    gone.push(old);
+    while (gone.length > MAX_GONE) gone.shift()!.moves = undefined;
   }
   return t;
+}
+
+/** Notes that a walk copied memo `m`'s slice into its record `to` (./walk.ts replay); see {@link Move}. */
+export function noteMove(m: Memo, to: Tape, at: number, depAt: number, out: Builder, seq: number, generation: number | undefined): void {
+  (m.tape.moves ??= []).push({ start: m.start, end: m.end, depStart: m.depStart, depEnd: m.depEnd, to, at, depAt, from: m.out, out, seq, generation });
+}
+
+/**
+ * Memo `m`, whose record was let go, where a replay of a memo around it copied it to a record still kept; undefined
+ * when there is none. It holds as it held when copied (its slice was checked with the copy), from then on.
+ */
+function follow(m: Memo): Memo | undefined {
+  let { tape, start, end, depStart, depEnd, out, seq, generation } = m;
+  while (!tape.alive) {
+    const mv = tape.moves?.find((v) => v.start <= start && end <= v.end);
+    if (!mv) return undefined;
+    start += mv.at - mv.start;
+    end += mv.at - mv.start;
+    depStart += mv.depAt - mv.depStart;
+    depEnd += mv.depAt - mv.depStart;
+    if (out === mv.from) out = mv.out;
+    ({ seq, generation, to: tape } = mv);
+  }
+  return { ...m, tape, start, end, depStart, depEnd, out, seq, generation };
 }
 
 /** Largest subtree (DOM nodes visited) kept as one memo: a larger one is walked, its parts replayed. */
@@ -335,11 +392,15 @@ export function store(el: Element, memo: Memo): void {
  * element's subtree or what its readings depended on. Geometry is checked by the caller (it moves without changes).
  */
 export function recall(el: Element, key: string, walker: string): Memo | undefined {
-  const m = memos.get(el);
+  let m = memos.get(el);
   if (!m || m.key !== key || m.walker !== walker) return undefined;
   if (!m.tape.alive) {
-    memos.delete(el);
-    return undefined;
+    m = follow(m);
+    if (!m) {
+      memos.delete(el);
+      return undefined;
+    }
+    memos.set(el, m);
   }
   const refs = m.depEnd > m.depStart;
   if (m.seq < voidUpTo || (refs && refsChangedAt > m.seq)) {

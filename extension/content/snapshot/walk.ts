@@ -13,7 +13,7 @@ import { isSecretField, Redactor } from '../redaction.js';
 import { observeSecretFlips } from '../secret-watch.js';
 import { currentView, usability, type Clip, type View } from './geometry.js';
 import { noteTextBox } from './text-moves.js';
-import { currentSeq, look, MAX_MEMO_VISITED, noteControl, recall, store, watchShadow, newTape, type Deps, type Entry, type Memo, type Tape } from './reuse.js';
+import { currentSeq, look, MAX_MEMO_VISITED, noteControl, noteMove, recall, store, watchShadow, newTape, type Deps, type Entry, type Memo, type Tape } from './reuse.js';
 
 /** Elements that never render content a person perceives. */
 const SKIP_TAGS = new Set(['script', 'style', 'noscript', 'template', 'head', 'meta', 'link', 'title', 'base', 'param', 'source', 'track', 'datalist']);
@@ -457,8 +457,13 @@ export class Walker {
           if (m && this.chars + m.chars < this.target && this.replayable(m)) {
             const start = this.log.length, depStart = this.deps.length;
             this.replayMemo(m, out);
-            // Kept again on this walk's record (checked just now), so it outlives the record it came from.
-            if (!this.tainted) store(el, { ...m, seq: currentSeq(), generation: this.view.generation, tape: this.tape, out, start, end: this.log.length, depStart, depEnd: this.deps.length });
+            // Kept again on this walk's record (checked just now), so it outlives the record it came from; so are the
+            // memos inside it, found through the move when their own record is let go.
+            if (!this.tainted) {
+              const seq = currentSeq();
+              noteMove(m, this.tape, start, depStart, out, seq, this.view.generation);
+              store(el, { ...m, seq, generation: this.view.generation, tape: this.tape, out, start, end: this.log.length, depStart, depEnd: this.deps.length });
+            }
             return;
           }
         }
