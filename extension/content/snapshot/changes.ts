@@ -4,6 +4,8 @@
 // page's style sheets select on what they change). Mutations that cannot restyle anything (below), and new text that
 // left its element's box where it was (./text-moves.ts, judged at the next look), leave the second alone.
 // Hit tests are reused while the second stands still (./geometry.ts); a reading reports a change when the first moved.
+// A third, the shape, moves with the second except when the window alone scrolled: while it stands still, every box
+// that is neither fixed nor sticky, nor inside one, is where it was in document coordinates (./walk.ts replays).
 
 import { shadowRootOf } from './dom.js';
 import { textKeptPlace } from './text-moves.js';
@@ -11,6 +13,7 @@ import { textKeptPlace } from './text-moves.js';
 let started = false;
 let mutations = 0;
 let generation = 0;
+let shape = 0;
 let observer: MutationObserver | undefined;
 /**
  * The observer stops at the first mutation it sees (the counters have moved; more mutations add nothing until the
@@ -18,7 +21,7 @@ let observer: MutationObserver | undefined;
  */
 let connected = false;
 const watched = new WeakSet<Node>();
-/** The window's scroll offsets at the last look. */
+/** The window's scroll offsets when last seen (at a look, or at a scroll of the window). */
 let lastScroll = { x: 0, y: 0 };
 /** Shadow roots watched so far, to observe again after a pause (weakly held: removed components are let go). */
 const roots: Array<WeakRef<ShadowRoot>> = [];
@@ -29,7 +32,7 @@ const OPTIONS: MutationObserverInit = { subtree: true, childList: true, attribut
 
 /** Events after which what is under a point, or what shows, may differ (listened to in the capture phase, passively). */
 const MOVING_EVENTS = [
-  'scroll', 'resize', 'load', 'error', 'transitionrun', 'transitionend', 'transitioncancel', 'animationstart', 'animationend',
+  'resize', 'load', 'error', 'transitionrun', 'transitionend', 'transitioncancel', 'animationstart', 'animationend',
   'animationcancel', 'toggle', 'fullscreenchange',
 ];
 /**
@@ -59,8 +62,27 @@ export function valuesMove(): boolean {
 
 function bump(): void {
   generation++;
+  shape++;
   // Text changes noted before are judged against boxes of older generations: they would move it anyway.
   pendingText = [];
+}
+
+/**
+ * The window scrolled, if its offsets differ from when they were last seen: what lies under a point of the viewport
+ * moved, but in document coordinates no box did but fixed and sticky ones and what they hold (the shape stands still).
+ * Text changes still waiting to be judged stay: their boxes were noted in the generation before, so they move both
+ * counters when judged.
+ */
+function scrolled(): void {
+  if (scrollX === lastScroll.x && scrollY === lastScroll.y) return;
+  lastScroll = { x: scrollX, y: scrollY };
+  generation++;
+}
+
+/** A scroll event: of the window (fired at the document) or of an element, whose content moves in the document. */
+function onScroll(e: Event): void {
+  if (e.target === document) scrolled();
+  else bump();
 }
 
 function stateBump(): void {
@@ -125,7 +147,10 @@ function judgeText(): void {
   if (!pendingText.length) return;
   const els = pendingText;
   pendingText = [];
-  if (!els.every((el) => textKeptPlace(el, generation))) generation++;
+  if (!els.every((el) => textKeptPlace(el, generation))) {
+    generation++;
+    shape++;
+  }
 }
 
 /**
@@ -159,6 +184,7 @@ function start(): void {
     connected = false;
   });
   connect();
+  addEventListener('scroll', onScroll, { capture: true, passive: true });
   for (const type of MOVING_EVENTS) addEventListener(type, bump, { capture: true, passive: true });
   for (const type of STATE_EVENTS) addEventListener(type, stateBump, { capture: true, passive: true });
   for (const type of VALUE_EVENTS) addEventListener(type, valueBump, { capture: true, passive: true });
@@ -203,13 +229,18 @@ export function mutationCount(): number {
 export function stillGeneration(): number | undefined {
   flush();
   start();
-  // The window scrolled in this task: its `scroll` event comes only with the next frame.
-  if (scrollX !== lastScroll.x || scrollY !== lastScroll.y) {
-    lastScroll = { x: scrollX, y: scrollY };
-    bump();
-  }
+  // The window scrolled in this task: its `scroll` event comes only with the next frame (then it moves nothing again).
+  scrolled();
   judgeText();
   return animationRunning() || overflow ? undefined : generation;
+}
+
+/**
+ * The shape count (see the top of this file), read right after {@link stillGeneration} in the same task (and only when
+ * that gave a generation). Two equal shapes with different generations: the window alone scrolled in between.
+ */
+export function currentShape(): number {
+  return shape;
 }
 
 let animationsAsked = false;

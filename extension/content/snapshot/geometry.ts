@@ -2,7 +2,7 @@
 // are marked as such so the agent does not take them for usable ones.
 import { containsComposed, flatContains, pointReaches } from '../hit.js';
 import type { WalkCache } from './cache.js';
-import { stillGeneration } from './changes.js';
+import { currentShape, stillGeneration } from './changes.js';
 
 /** A box in viewport coordinates. */
 export interface Clip {
@@ -20,12 +20,17 @@ export interface View {
   height: number;
   /** The document's change generation when the view was read (./changes.ts), or undefined when nothing is reused. */
   generation?: number;
+  /** Its shape count then (./changes.ts), present with `generation`. */
+  shape?: number;
 }
 
 export function currentView(): View {
   const view: View = { scrollX: window.scrollX, scrollY: window.scrollY, width: window.innerWidth, height: window.innerHeight };
   const g = stillGeneration();
-  if (g !== undefined) view.generation = g;
+  if (g !== undefined) {
+    view.generation = g;
+    view.shape = currentShape();
+  }
   return view;
 }
 
@@ -54,6 +59,17 @@ function coveredAt(el: Element, x: number, y: number, view: View, labelsOf: () =
   return covered;
 }
 
+/**
+ * What a usability check went by, for judging it again after the window alone scrolled (./walk.ts): the box, when it
+ * was the element's own (not a child's, nor a label's), and whether the check came as far as the hit test.
+ */
+export interface UseBasis {
+  /** The element's own border box in viewport coordinates, when the states were judged by it. */
+  box?: DOMRect;
+  /** The states depend on where the viewport is: the check came to the hit test (./walk.ts reads them again then). */
+  viewport: boolean;
+}
+
 /** Union of the client rects of `el` and, for boxes of no area (inline wrappers of blocks), of its element children. */
 function box(el: Element, known: DOMRect | undefined): DOMRect {
   const r = known ?? el.getBoundingClientRect();
@@ -71,8 +87,9 @@ function box(el: Element, known: DOMRect | undefined): DOMRect {
  * scrollable document), `clipped` (cut away by an `overflow: hidden` ancestor), `covered` (another element receives a
  * click at its centre). A control operable through a visible label (a styled switch) is judged by that label.
  * `transparent`: an ancestor has `opacity: 0`. `known`: the element's bounding box when the walker already has it.
+ * `basis`, when given, is filled in with what the states were judged by.
  */
-export function usability(el: Element, cache: WalkCache, transparent: boolean, clip: Clip | undefined, view: View, labelsOf: () => readonly Element[], known?: DOMRect): string[] {
+export function usability(el: Element, cache: WalkCache, transparent: boolean, clip: Clip | undefined, view: View, labelsOf: () => readonly Element[], known?: DOMRect, basis?: UseBasis): string[] {
   const out: string[] = [];
   const style = cache.style(el);
   if (style.display === 'contents') return out;
@@ -87,8 +104,11 @@ export function usability(el: Element, cache: WalkCache, transparent: boolean, c
     return lr.width > 0 && lr.height > 0 && cache.style(l).visibility === 'visible';
   });
   if (viaLabel) {
+    // Judged by another element's box: `basis` stays without one.
+    if (basis) basis.viewport = true;
     return usability(viaLabel, cache, transparent, clip, view, () => []);
   }
+  if (basis && r.width > 0 && r.height > 0) basis.box = r;
   if (transparent || clear) out.push('transparent');
   if (r.width === 0 || r.height === 0) {
     out.push('zero-size');
@@ -106,6 +126,7 @@ export function usability(el: Element, cache: WalkCache, transparent: boolean, c
     out.push('no-pointer');
     return out;
   }
+  if (basis) basis.viewport = true;
   // Hit-test at the centre of the part inside the viewport (elementFromPoint only answers inside it).
   const left = Math.max(r.left, 0), top = Math.max(r.top, 0);
   const right = Math.min(r.right, view.width), bottom = Math.min(r.bottom, view.height);

@@ -13,13 +13,17 @@ export type Entry =
   | { t: 'text'; b: Builder; d: string }
   | { t: 'break'; b: Builder }
   | { t: 'push'; b: Builder; n: SnapNode }
-  /** A box read in viewport coordinates (an overflow check), and the window's scroll offsets then. */
-  | { t: 'rect'; el: Element; r: DOMRect; sx: number; sy: number }
+  /**
+   * A box read in viewport coordinates (an overflow check), and the window's scroll offsets then; `pinned`: the element
+   * or an ancestor is positioned otherwise than static or relative (./walk.ts: it may move when the window scrolls).
+   */
+  | { t: 'rect'; el: Element; r: DOMRect; sx: number; sy: number; pinned: boolean }
   /**
    * The usability states found for a control (./geometry.ts), with what they were computed from (the clip in viewport
-   * coordinates at the window's scroll offsets `sx`, `sy`).
+   * coordinates at the window's scroll offsets `sx`, `sy`), whether it is pinned (as for `rect`), the box they were
+   * judged by when it was the control's own, and whether they depend on where the viewport is (a hit test).
    */
-  | { t: 'use'; el: Element; transparent: boolean; clip: Clip | undefined; labels: boolean; states: string; sx: number; sy: number }
+  | { t: 'use'; el: Element; transparent: boolean; clip: Clip | undefined; labels: boolean; states: string; sx: number; sy: number; pinned: boolean; box: DOMRect | undefined; viewport: boolean }
   /** A handle issued. */
   | { t: 'handle'; el: Element; h: string }
   ;
@@ -36,6 +40,8 @@ export interface Memo {
   seq: number;
   /** The document's still-generation (./changes.ts) at the start, or undefined while things moved. */
   generation: number | undefined;
+  /** Its shape count then (./changes.ts), undefined with the generation. */
+  shape: number | undefined;
   /** The walk's context and the walker's settings the readings were taken under. */
   key: string;
   walker: string;
@@ -79,9 +85,10 @@ export interface Move {
   /** The builder the memo wrote into, and the one its replay wrote into instead. */
   from: Builder;
   out: Builder;
-  /** The change sequence number and still-generation when the copy was made (every memo in the slice held then). */
+  /** The change sequence number, still-generation and shape when the copy was made (every memo in the slice held then). */
   seq: number;
   generation: number | undefined;
+  shape: number | undefined;
 }
 
 /** Walks whose records are kept; a memo of an older walk is void (its record is let go, bounding memory). */
@@ -111,8 +118,8 @@ export function newTape(kept = true): Tape {
 }
 
 /** Notes that a walk copied memo `m`'s slice into its record `to` (./walk.ts replay); see {@link Move}. */
-export function noteMove(m: Memo, to: Tape, at: number, depAt: number, out: Builder, seq: number, generation: number | undefined): void {
-  (m.tape.moves ??= []).push({ start: m.start, end: m.end, depStart: m.depStart, depEnd: m.depEnd, to, at, depAt, from: m.out, out, seq, generation });
+export function noteMove(m: Memo, to: Tape, at: number, depAt: number, out: Builder, seq: number, generation: number | undefined, shape: number | undefined): void {
+  (m.tape.moves ??= []).push({ start: m.start, end: m.end, depStart: m.depStart, depEnd: m.depEnd, to, at, depAt, from: m.out, out, seq, generation, shape });
 }
 
 /**
@@ -120,7 +127,7 @@ export function noteMove(m: Memo, to: Tape, at: number, depAt: number, out: Buil
  * when there is none. It holds as it held when copied (its slice was checked with the copy), from then on.
  */
 function follow(m: Memo): Memo | undefined {
-  let { tape, start, end, depStart, depEnd, out, seq, generation } = m;
+  let { tape, start, end, depStart, depEnd, out, seq, generation, shape } = m;
   while (!tape.alive) {
     const mv = tape.moves?.find((v) => v.start <= start && end <= v.end);
     if (!mv) return undefined;
@@ -129,9 +136,9 @@ function follow(m: Memo): Memo | undefined {
     depStart += mv.depAt - mv.depStart;
     depEnd += mv.depAt - mv.depStart;
     if (out === mv.from) out = mv.out;
-    ({ seq, generation, to: tape } = mv);
+    ({ seq, generation, shape, to: tape } = mv);
   }
-  return { ...m, tape, start, end, depStart, depEnd, out, seq, generation };
+  return { ...m, tape, start, end, depStart, depEnd, out, seq, generation, shape };
 }
 
 /** Largest subtree (DOM nodes visited) kept as one memo: a larger one is walked, its parts replayed. */

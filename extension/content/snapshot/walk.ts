@@ -11,7 +11,7 @@ import { deepActiveElement } from './dom.js';
 import { controlStates, controlValue, description, linkUrl } from './fields.js';
 import { isSecretField, Redactor } from '../redaction.js';
 import { observeSecretFlips } from '../secret-watch.js';
-import { currentView, usability, type Clip, type View } from './geometry.js';
+import { currentView, usability, type Clip, type UseBasis, type View } from './geometry.js';
 import { noteTextBox } from './text-moves.js';
 import { currentSeq, look, MAX_MEMO_VISITED, noteControl, noteMove, recall, store, watchShadow, newTape, type Deps, type Entry, type Memo, type Tape } from './reuse.js';
 
@@ -67,12 +67,24 @@ interface Ctx {
   inModal: boolean;
   /** Inside a shadow tree (or slotted into one): readings there are kept with their host's, not apart (./reuse.ts). */
   shadow?: boolean;
+  /**
+   * Some ancestor is positioned otherwise than static or relative, or the walk did not start at the document element
+   * (ancestors unknown): boxes here may move in document coordinates when the window scrolls ({@link PLAIN_POSITIONS}).
+   */
+  pinned: boolean;
 }
+
+/**
+ * Positions that keep a box where the document's flow puts it when the window scrolls. Fixed and sticky boxes move
+ * with the viewport; an absolutely positioned one may be anchored to one of them (https://drafts.csswg.org/css-anchor-position-1/),
+ * so it counts as moving too, and so does all any of them holds.
+ */
+const PLAIN_POSITIONS = new Set(['static', 'relative']);
 
 /** What of a context the walk of an element reads, as one string (readings are reused only under the same). */
 function ctxKey(ctx: Ctx): string {
   const c = ctx.clip;
-  return `${+ctx.visible}${+ctx.transparent}${+ctx.inAct}${+ctx.mute}${+ctx.inModal}${+(ctx.parent?.cursor === 'pointer')}|${ctx.depth}|${c ? `${c.left},${c.top},${c.right},${c.bottom}` : ''}`;
+  return `${+ctx.visible}${+ctx.transparent}${+ctx.inAct}${+ctx.mute}${+ctx.inModal}${+(ctx.parent?.cursor === 'pointer')}${+ctx.pinned}|${ctx.depth}|${c ? `${c.left},${c.top},${c.right},${c.bottom}` : ''}`;
 }
 
 /** Elements a `<label>` can label (https://html.spec.whatwg.org/multipage/forms.html#category-label). */
@@ -138,7 +150,7 @@ type Frame =
   /** After an outline node's content: finish it and hand it to its parent. */
   | { k: 'node'; open: OpenNode }
   /** After an element's whole walk: keep what it wrote, for later walks (./reuse.ts). */
-  | { k: 'memo'; el: Element; key: string; out: Builder; start: number; depStart: number; seq: number; generation: number | undefined; visited: number; nodes: number; chars: number; dropped: number; kept: number };
+  | { k: 'memo'; el: Element; key: string; out: Builder; start: number; depStart: number; seq: number; generation: number | undefined; shape: number | undefined; visited: number; nodes: number; chars: number; dropped: number; kept: number };
 
 /** What the walker is told about the document before it starts (extension/content/snapshot/session.ts). */
 export interface WalkEnv {
@@ -221,7 +233,7 @@ export class Walker {
       this.root.push({ role: 'redacted' });
       return;
     }
-    const ctx: Ctx = { visible: true, transparent: false, clip: undefined, parent: undefined, inAct: false, depth: 0, mute: false, inModal: false };
+    const ctx: Ctx = { visible: true, transparent: false, clip: undefined, parent: undefined, inAct: false, depth: 0, mute: false, inModal: false, pinned: root !== document.documentElement };
     this.stack.push({ k: 'list', nodes: [root], i: 0, ctx, out: this.root });
   }
 
@@ -240,6 +252,7 @@ export class Walker {
     this.view = currentView();
     if (this.flags.fresh === true) {
       delete this.view.generation;
+      delete this.view.shape;
       // Nothing read afresh is kept: the memos of earlier warm walks, with their still-generations, stay as they were.
       this.tainted = true;
     }
@@ -338,6 +351,7 @@ export class Walker {
     store(f.el, {
       seq: f.seq,
       generation: f.generation,
+      shape: f.shape,
       key: f.key,
       walker: this.settingsKey,
       out: f.out,
@@ -357,10 +371,15 @@ export class Walker {
    * states are read again unless nothing has moved since the memo began (./changes.ts generation). Boxes are compared
    * in document coordinates, so a scroll of the window alone moves none but fixed and sticky ones; a clip a control
    * was judged by moves with the window's scroll (it is the box of an element of the same memo, compared just before).
+   * When the window alone scrolled since (the shape stood still), a box that is not pinned ({@link Ctx}) is where it
+   * was in document coordinates, and so is every clip of its ancestors: it is not read again, nor are a control's
+   * states when they were judged by such a box of its own and do not depend on the viewport now (no hit test then,
+   * none now: outside the viewport by more than a pixel, where rounding cannot reach).
    */
   private replayable(m: Memo): boolean {
     if (this.nodes + m.nodes >= this.flags.maxNodes) return false;
     const still = this.view.generation !== undefined && m.generation === this.view.generation;
+    const scrolled = !still && this.view.shape !== undefined && m.shape === this.view.shape;
     const { scrollX: x, scrollY: y } = this.view;
     for (let i = m.start; i < m.end; i++) {
       const e = m.tape.log[i]!;
@@ -368,9 +387,11 @@ export class Walker {
         if (this.registry.existingHandle(e.el) !== e.h) return false;
       } else if (still) continue;
       else if (e.t === 'rect') {
+        if (scrolled && !e.pinned) continue;
         const r = e.el.getBoundingClientRect();
         if (r.left + x !== e.r.left + e.sx || r.top + y !== e.r.top + e.sy || r.width !== e.r.width || r.height !== e.r.height) return false;
       } else if (e.t === 'use') {
+        if (scrolled && !e.pinned && e.box && (!e.viewport || (!e.states.includes('covered') && outside(e.box, e.sx - x, e.sy - y, this.view)))) continue;
         const dx = e.sx - x, dy = e.sy - y;
         const clip = e.clip && (dx || dy ? { left: e.clip.left + dx, top: e.clip.top + dy, right: e.clip.right + dx, bottom: e.clip.bottom + dy } : e.clip);
         const states = usability(e.el, this.cache, e.transparent, clip, this.view, e.labels ? () => this.labelsOf(e.el) : () => []);
@@ -404,10 +425,11 @@ export class Walker {
     return h;
   }
 
-  /** ./geometry.ts usability, recorded with what it was computed from. */
-  private usable(el: Element, transparent: boolean, clip: Clip | undefined, labels: boolean, rect?: DOMRect): string[] {
-    const states = usability(el, this.cache, transparent, clip, this.view, labels ? () => this.labelsOf(el) : () => [], rect);
-    this.log.push({ t: 'use', el, transparent, clip, labels, states: states.join(' '), sx: this.view.scrollX, sy: this.view.scrollY });
+  /** ./geometry.ts usability, recorded with what it was computed from; `pinned` as in {@link Ctx}, for `el` itself. */
+  private usable(el: Element, transparent: boolean, clip: Clip | undefined, labels: boolean, pinned: boolean, rect?: DOMRect): string[] {
+    const basis: UseBasis = { viewport: false };
+    const states = usability(el, this.cache, transparent, clip, this.view, labels ? () => this.labelsOf(el) : () => [], rect, basis);
+    this.log.push({ t: 'use', el, transparent, clip, labels, states: states.join(' '), sx: this.view.scrollX, sy: this.view.scrollY, pinned, box: basis.box, viewport: basis.viewport });
     return states;
   }
 
@@ -461,14 +483,14 @@ export class Walker {
             // memos inside it, found through the move when their own record is let go.
             if (!this.tainted) {
               const seq = currentSeq();
-              noteMove(m, this.tape, start, depStart, out, seq, this.view.generation);
-              store(el, { ...m, seq, generation: this.view.generation, tape: this.tape, out, start, end: this.log.length, depStart, depEnd: this.deps.length });
+              noteMove(m, this.tape, start, depStart, out, seq, this.view.generation, this.view.shape);
+              store(el, { ...m, seq, generation: this.view.generation, shape: this.view.shape, tape: this.tape, out, start, end: this.log.length, depStart, depEnd: this.deps.length });
             }
             return;
           }
         }
         // Below the frames the element's walk pushes: popped once all of it is done.
-        this.stack.push({ k: 'memo', el, key, out, start: this.log.length, depStart: this.deps.length, seq: currentSeq(), generation: this.view.generation, visited: this.visited, nodes: this.nodes, chars: this.chars, dropped: this.dropped, kept: this.unkept });
+        this.stack.push({ k: 'memo', el, key, out, start: this.log.length, depStart: this.deps.length, seq: currentSeq(), generation: this.view.generation, shape: this.view.shape, visited: this.visited, nodes: this.nodes, chars: this.chars, dropped: this.dropped, kept: this.unkept });
       }
       this.element(el, ctx, out);
     }
@@ -539,6 +561,7 @@ export class Walker {
     const visible = style.visibility === 'visible';
     const block = display !== 'contents' && !display.startsWith('inline') && display !== 'ruby';
     const transparent = ctx.transparent || style.opacity === '0';
+    const pinned = ctx.pinned || !PLAIN_POSITIONS.has(style.position);
     let clip = ctx.clip;
     /** The bounding box, when the overflow check needed it (handed on to the usability check). */
     let rect: DOMRect | undefined;
@@ -547,7 +570,7 @@ export class Walker {
       const ox = style.overflowX, oy = style.overflowY;
       if (ox !== 'visible' || oy !== 'visible') {
         const r = (rect = el.getBoundingClientRect());
-        this.log.push({ t: 'rect', el, r, sx: this.view.scrollX, sy: this.view.scrollY });
+        this.log.push({ t: 'rect', el, r, sx: this.view.scrollX, sy: this.view.scrollY, pinned });
         // Zero-size boxes that clip their content show nothing.
         if ((r.width === 0 || r.height === 0) && ox !== 'visible' && oy !== 'visible') return;
         if (ox === 'hidden' || ox === 'clip' || oy === 'hidden' || oy === 'clip') {
@@ -586,7 +609,7 @@ export class Walker {
       }
     }
     if (tag === 'label' && visible) {
-      const replaced = this.hiddenControlOfLabel(el as HTMLLabelElement, ctx);
+      const replaced = this.hiddenControlOfLabel(el as HTMLLabelElement, ctx, pinned);
       if (replaced) {
         this.push(out, replaced, ctx.depth);
         return;
@@ -625,7 +648,7 @@ export class Walker {
       }
       const node: SnapNode = { role: tag === 'canvas' ? 'canvas' : act ? role ?? 'img' : 'img', handle: this.handle(el) };
       if (name) node.name = cap(name, this.flags.nameLimit);
-      if (act) this.markAct(el, node, ctx.transparent, ctx.clip, rect, inert);
+      if (act) this.markAct(el, node, ctx.transparent, ctx.clip, rect, inert, pinned);
       if (draggable) node.states = [...(node.states ?? []), 'draggable'];
       if (parts.length) node.children = parts;
       this.nodes++;
@@ -639,7 +662,7 @@ export class Walker {
       // A label's text names its control (https://html.spec.whatwg.org/multipage/forms.html#the-label-element).
       const control = tag === 'label' ? (el as HTMLLabelElement).control : null;
       const mute = ctx.mute || (control !== null && this.cache.style(control).display !== 'none');
-      const inner: Ctx = { visible, transparent, clip, parent: style, inAct: ctx.inAct, depth: ctx.depth, mute, inModal: ctx.inModal };
+      const inner: Ctx = { visible, transparent, clip, parent: style, inAct: ctx.inAct, depth: ctx.depth, mute, inModal: ctx.inModal, pinned };
       if (block) out.break();
       this.stack.push({ k: 'wrap', out, block });
       this.content(el, inner, out);
@@ -668,7 +691,7 @@ export class Walker {
     if (act) {
       node.act = 1;
       // Its own overflow clips its content, not its own box: judge it by its ancestors' clip.
-      for (const st of this.usable(el, ctx.transparent, ctx.clip, true, rect)) states.push(st);
+      for (const st of this.usable(el, ctx.transparent, ctx.clip, true, pinned, rect)) states.push(st);
       for (const st of this.flags.inherit ?? []) if (!states.includes(st)) states.push(st);
     }
     if (draggable) states.push('draggable');
@@ -698,7 +721,7 @@ export class Walker {
     const nameMayDrop = node.name !== undefined && !act && NAME_FROM_CONTENT.has(role!) && !el.hasAttribute('aria-label') && !el.hasAttribute('aria-labelledby');
     const open = new OpenNode(node, el, out, block, deep, nameMayDrop, this.flags.textLimit);
     open.kids.log = this.log;
-    const inner: Ctx = { visible, transparent, clip, parent: style, inAct: ctx.inAct || act, depth: deep ? ctx.depth : ctx.depth + 1, mute: ctx.mute, inModal: ctx.inModal || modal };
+    const inner: Ctx = { visible, transparent, clip, parent: style, inAct: ctx.inAct || act, depth: deep ? ctx.depth : ctx.depth + 1, mute: ctx.mute, inModal: ctx.inModal || modal, pinned };
     if (!deep) this.openChild.set(out, open);
     this.stack.push({ k: 'node', open });
     this.content(el, inner, deep ? out : open.kids);
@@ -748,7 +771,7 @@ export class Walker {
    * A native checkbox or radio hidden with display:none or visibility:hidden behind a styled label (a "switch") is
    * still operable through its label: show the control, with its handle, where the label is.
    */
-  private hiddenControlOfLabel(label: HTMLLabelElement, ctx: Ctx): SnapNode | undefined {
+  private hiddenControlOfLabel(label: HTMLLabelElement, ctx: Ctx, pinned: boolean): SnapNode | undefined {
     const control = label.control;
     if (!(control instanceof HTMLInputElement) || (control.type !== 'checkbox' && control.type !== 'radio')) return undefined;
     const cs = this.cache.style(control);
@@ -760,7 +783,7 @@ export class Walker {
     const states = controlStates(control, role, this.focused, isSecretField(control));
     // Its checkedness shows on this line: a later change of it must void the reading, as for a control read itself.
     noteControl(control);
-    for (const st of this.usable(label, ctx.transparent, ctx.clip, false)) states.push(st);
+    for (const st of this.usable(label, ctx.transparent, ctx.clip, false, pinned)) states.push(st);
     for (const st of this.flags.inherit ?? []) if (!states.includes(st)) states.push(st);
     if (this.flags.inert === true || (this.env.modal && !ctx.inModal)) states.push('inert');
     if (states.length) node.states = states;
@@ -824,16 +847,17 @@ export class Walker {
       const node: SnapNode = { role, handle: this.handle(el) };
       const name = collapseWhitespace(this.cache.name(el, true)) || collapseWhitespace(svgTitle(el));
       if (name) node.name = cap(name, this.flags.nameLimit);
-      this.markAct(el, node, ctx.transparent, ctx.clip, undefined, inert);
+      // Inside a drawing (an HTML element in a foreignObject among them) whose positions the walk did not read: pinned.
+      this.markAct(el, node, ctx.transparent, ctx.clip, undefined, inert, true);
       this.nodes++;
       out.push(node);
     }
     return out;
   }
 
-  private markAct(el: Element, node: SnapNode, transparent: boolean, clip: Clip | undefined, rect: DOMRect | undefined, inert: boolean): void {
+  private markAct(el: Element, node: SnapNode, transparent: boolean, clip: Clip | undefined, rect: DOMRect | undefined, inert: boolean, pinned: boolean): void {
     node.act = 1;
-    const states = this.usable(el, transparent, clip, false, rect);
+    const states = this.usable(el, transparent, clip, false, pinned, rect);
     for (const st of this.flags.inherit ?? []) if (!states.includes(st)) states.push(st);
     if (inert) states.push('inert');
     if (states.length) node.states = [...(node.states ?? []), ...states];
@@ -861,6 +885,14 @@ function lineEstimate(n: SnapNode): number {
   if (n.handle) c += n.handle.length + 2;
   if (n.states) c += n.states.length * 8;
   return c;
+}
+
+/**
+ * Whether `box`, read in viewport coordinates and moved by (`dx`, `dy`), lies outside `view`'s viewport by more than a
+ * pixel (so a usability check would not come to a hit test: ./geometry.ts).
+ */
+function outside(box: DOMRect, dx: number, dy: number, view: View): boolean {
+  return box.right + dx <= -1 || box.bottom + dy <= -1 || box.left + dx >= view.width + 1 || box.top + dy >= view.height + 1;
 }
 
 function intersect(a: Clip | undefined, b: Clip): Clip {
