@@ -124,6 +124,25 @@ function neutral(r: MutationRecord): boolean {
   return (name.startsWith('data-') || name.startsWith('aria-')) && !sheets.css.includes(name);
 }
 
+/**
+ * What a change of a `data-*` attribute or of class tokens can be selected by, when it cannot restyle anything
+ * ({@link neutral}): the attribute's name, or `class` and the tokens added or removed, lower-cased. Nothing else the
+ * walk reads (roles, names, states, handles: ../fingerprint.ts) depends on them, so only a redaction selector could
+ * (./reuse.ts). Undefined for any other change. The record must carry the attribute's old value.
+ */
+export function quietNames(r: MutationRecord): string[] | undefined {
+  if (r.type !== 'attributes' || r.attributeNamespace !== null) return undefined;
+  const name = r.attributeName ?? '';
+  if (name !== 'class' && !name.startsWith('data-')) return undefined;
+  if (!neutral(r)) return undefined;
+  if (name !== 'class') return [name];
+  const before = tokens(r.oldValue), now = tokens((r.target as Element).getAttribute('class'));
+  const names = ['class'];
+  for (const t of before) if (!now.has(t)) names.push(t.toLowerCase());
+  for (const t of now) if (!before.has(t)) names.push(t.toLowerCase());
+  return names;
+}
+
 /** Elements whose text changed since the last look, judged then (./text-moves.ts); at most MAX_PENDING_TEXT. */
 let pendingText: Element[] = [];
 const MAX_PENDING_TEXT = 50;

@@ -5,7 +5,7 @@ import type { SnapNode } from '../../../shared/snapshot/index.js';
 import type { Builder } from './builder.js';
 import type { Clip } from './geometry.js';
 import { computeRole } from './cache.js';
-import { animationRunning, moved, noteSheets, valuesMove } from './changes.js';
+import { animationRunning, moved, noteSheets, quietNames, valuesMove } from './changes.js';
 
 /** One thing the walk did or read, in walk order (one log per walker; a memo is a slice of it). */
 export type Entry =
@@ -154,6 +154,12 @@ let changes: Node[] = [];
 let base = 0;
 /** Memos begun at or before this sequence number are void (everything was invalidated then). */
 let voidUpTo = 0;
+/**
+ * Changes of `data-*` attributes and class tokens no style sheet names (./changes.ts quietNames): they change nothing a
+ * walk reads unless a redaction selector names them, so they void a memo only for a walk whose selectors do ({@link
+ * recall}). Each with the sequence number when it was seen, the root of what it may alter, and its names.
+ */
+let quiet: Array<{ after: number; at: Node; names: string[] }> = [];
 /** Sequence number of the last change to what IDREFs and `for` attributes can name (ids, labels). */
 let refsChangedAt = 0;
 let started = false;
@@ -178,7 +184,7 @@ const controls = new Map<Element, string>();
 const shadowRoots: Array<WeakRef<ShadowRoot>> = [];
 const observedRoots = new WeakSet<Node>();
 
-const OPTIONS: MutationObserverInit = { subtree: true, childList: true, attributes: true, characterData: true };
+const OPTIONS: MutationObserverInit = { subtree: true, childList: true, attributes: true, attributeOldValue: true, characterData: true };
 /** Events after which styles may differ with no DOM mutation (transitions, `:target`, `:open`, drag states). */
 const STYLE_EVENTS = [
   'toggle', 'fullscreenchange', 'transitionrun', 'transitionend', 'transitioncancel', 'animationstart', 'animationend', 'animationcancel',
@@ -212,6 +218,7 @@ function voidAll(): void {
   voidUpTo = seq() + 1;
   base = voidUpTo;
   changes = [];
+  quiet = [];
 }
 
 function observe(root: Document | ShadowRoot): void {
@@ -291,12 +298,17 @@ function takeRecords(): void {
       changes.push(widenAt(r.target));
       for (const list of [r.addedNodes, r.removedNodes]) for (const n of Array.from(list)) if (namesIds(n)) refsChangedAt = seq();
     } else {
+      const names = quietNames(r);
+      if (names) {
+        quiet.push({ after: seq(), at: widen(r.target), names });
+        continue;
+      }
       changes.push(widen(r.target));
       if (r.type === 'attributes' && ID_ATTRIBUTES.has(r.attributeName ?? '')) refsChangedAt = seq();
     }
   }
   pending = [];
-  if (changes.length > MAX_CHANGES) voidAll();
+  if (changes.length > MAX_CHANGES || quiet.length > MAX_CHANGES) voidAll();
 }
 
 /** The text of every style sheet this document and its watched shadow roots use (sheets the page cannot read: their address). */
@@ -394,11 +406,18 @@ export function store(el: Element, memo: Memo): void {
   memos.set(el, memo);
 }
 
+/** Whether one of `names` (./changes.ts quietNames) may be what a redaction selector of `selectors` matches by. */
+function named(selectors: string, names: string[]): boolean {
+  // An escaped identifier could spell a name other than as it is written.
+  return selectors.includes('\\') || names.some((n) => selectors.includes(n));
+}
+
 /**
  * The memo of `el` taken under the same context and settings, when no change since it began can have touched the
  * element's subtree or what its readings depended on. Geometry is checked by the caller (it moves without changes).
+ * `selectors`: the walk's redaction selectors, joined and lower-cased (quiet changes count for those they name).
  */
-export function recall(el: Element, key: string, walker: string): Memo | undefined {
+export function recall(el: Element, key: string, walker: string, selectors: string): Memo | undefined {
   let m = memos.get(el);
   if (!m || m.key !== key || m.walker !== walker) return undefined;
   if (!m.tape.alive) {
@@ -413,6 +432,20 @@ export function recall(el: Element, key: string, walker: string): Memo | undefin
   if (m.seq < voidUpTo || (refs && refsChangedAt > m.seq)) {
     memos.delete(el);
     return undefined;
+  }
+  if (selectors !== '') {
+    for (const q of quiet) {
+      if (q.after < m.seq || !named(selectors, q.names)) continue;
+      let hit = within(q.at, el) || within(el, q.at);
+      for (let j = m.depStart; j < m.depEnd && !hit; j++) {
+        const d = m.tape.deps[j];
+        if (d) hit = within(q.at, d) || within(d, q.at);
+      }
+      if (hit) {
+        memos.delete(el);
+        return undefined;
+      }
+    }
   }
   const from = m.seq - base;
   if (from < changes.length) {

@@ -201,6 +201,8 @@ export class Walker {
   private readonly deps: Deps;
   /** The settings its readings depend on, as one string (a memo is reused only by a walker with the same). */
   private readonly settingsKey: string;
+  /** The redaction selectors, joined and lower-cased (./reuse.ts recall). */
+  private readonly selectorText: string;
   /** Readings of earlier walks may be replayed in this part of the walk. */
   private replay = false;
   /** Where the current call of {@link walk} stops (estimated characters). */
@@ -224,6 +226,7 @@ export class Walker {
     this.root.log = this.log;
     const { root: _root, fresh: _fresh, lineRoles: _roles, lineSearch: _search, maxNodes: _max, ...rest } = flags;
     this.settingsKey = JSON.stringify([rest, env.modal, registry.namespace]);
+    this.selectorText = flags.redactSelectors.join('\n').toLowerCase();
   }
 
   /** Starts a walk at `root` (the document element, or the element a root handle names). */
@@ -474,7 +477,7 @@ export class Walker {
       if (!this.tainted && ctx.shadow !== true) {
         const key = ctxKey(ctx);
         if (this.replay) {
-          const m = recall(el, key, this.settingsKey);
+          const m = recall(el, key, this.settingsKey, this.selectorText);
           // Only what stays short of where this call stops: the walk then stops where a fresh one does.
           if (m && this.chars + m.chars < this.target && this.replayable(m)) {
             const start = this.log.length, depStart = this.deps.length;
