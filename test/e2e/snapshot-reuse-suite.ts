@@ -125,6 +125,7 @@ async function apply(page: Page, step: Step, frameUrl: string): Promise<Point | 
           const styles: Array<[string, string]> = [
             ['display', 'none'], ['display', ''], ['opacity', '0'], ['opacity', ''], ['visibility', 'hidden'], ['visibility', ''], ['position', 'fixed'],
             ['position', 'sticky'], ['position', 'absolute'], ['position', ''], ['width', '0px'], ['width', ''], ['pointer-events', 'none'], ['pointer-events', ''],
+            ['content-visibility', 'auto'], ['content-visibility', ''],
           ];
           const [p, v] = pick(styles, s.b)!;
           el.style.setProperty(p, v);
@@ -169,9 +170,14 @@ async function apply(page: Page, step: Step, frameUrl: string): Promise<Point | 
           return;
         }
         case 'pin': {
-          // Positioned as the flow puts it, or fixed, sticky or absolute again: the sticky bar, the band that covers,
-          // the pinned control in its clipping box, or any element.
+          // Positioned as the flow puts it, or fixed, sticky or absolute again: the sticky bar, the band that covers
+          // and the pinned control in its clipping box all at once (then nothing may be fixed or sticky), one of
+          // them, or any element.
           const pinned = Array.from(document.querySelectorAll<HTMLElement>('#bar, #cover, #pinbox > button'));
+          if (s.b < 0.3) {
+            for (const e of pinned) e.style.setProperty('position', s.c < 0.5 ? 'static' : e.id === 'bar' ? 'sticky' : 'fixed');
+            return;
+          }
           const el = (s.b < 0.6 ? pick(pinned, s.a) : pick(everywhere(), s.a)) as HTMLElement | undefined;
           if (!el) return;
           const now = getComputedStyle(el).position;

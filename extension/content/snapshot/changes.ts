@@ -48,11 +48,54 @@ const VALUE_EVENTS = ['input', 'change'];
  * What the page's style sheets select on, as last read (./reuse.ts, at each look; a change of any sheet voids every
  * reading there and moves the generation). Until a first look, everything is assumed.
  */
-let sheets: { css: string; state: boolean; form: boolean; sizing: boolean } | undefined;
+let sheets: { css: string; state: boolean; form: boolean; sizing: boolean; positions: boolean; pins: boolean; shifts: boolean } | undefined;
+
+/**
+ * Words of a sheet's text without which it positions no box otherwise than static or relative: the keywords, and the
+ * values it could take them from (a custom property, an attribute). Rules of a sheet another one imports, and of a
+ * sheet the page cannot read (./reuse.ts marks it `@unreadable`), are not in the text.
+ */
+const POSITIONS = /fixed|sticky|absolute|var\(|attr\(|@import|@unreadable/;
+/** The same, for fixed and sticky boxes alone (they, and what they hold, move with the viewport). */
+const PINS = /fixed|sticky|var\(|attr\(|@import|@unreadable/;
+/**
+ * Words of a sheet's text without which nothing it says moves boxes when the window scrolls: animations driven by a
+ * scroll timeline, container queries on scroll state.
+ */
+const SHIFTS = /timeline|scroll-state|@import|@unreadable/;
 
 /** Tells what the page's style sheets (their text, lower-cased) select on; called at each look. */
 export function noteSheets(css: string, state: boolean, form: boolean): void {
-  sheets = { css, state, form, sizing: css.includes('field-sizing') };
+  sheets = { css, state, form, sizing: css.includes('field-sizing'), positions: POSITIONS.test(css), pins: PINS.test(css), shifts: SHIFTS.test(css) };
+}
+
+/**
+ * Whether the page's style sheets, as of the last look, may position a box otherwise than static or relative (./walk.ts
+ * then reads each element's position; when not, only elements the browser's own sheet positions, and those whose
+ * `style` attribute may, can be).
+ */
+export function sheetsPosition(): boolean {
+  return sheets?.positions ?? true;
+}
+
+/**
+ * What a whole walk of the document found at one shape (./walk.ts): `layout`, nothing there moves a box in document
+ * coordinates when the window alone scrolls but fixed and sticky ones and what they hold (no `content-visibility:
+ * auto`, whose boxes change size as they near the viewport; no scroll-driven style in the sheets; nothing it did not
+ * walk); `pinless`, besides, no box is fixed or sticky at all (pseudo-elements included), so what a point of the
+ * document hits stays while the shape does.
+ */
+let steady: { shape: number; layout: boolean; pinless: boolean } | undefined;
+
+/** Notes what a whole walk of the document found at `shape` ({@link steady}); the sheets' part is added here. */
+export function noteSteady(shape: number, layout: boolean, pinless: boolean): void {
+  const still = layout && sheets !== undefined && !sheets.shifts;
+  steady = { shape, layout: still, pinless: still && pinless && !sheets!.pins };
+}
+
+/** What a whole walk found at `shape` ({@link steady}), if one was made at that shape. */
+export function steadyAt(shape: number | undefined): { layout: boolean; pinless: boolean } | undefined {
+  return steady && steady.shape === shape ? steady : undefined;
 }
 
 /** Whether a control's new value or checkedness can move or repaint other things (./reuse.ts compares them). */
@@ -67,21 +110,29 @@ function bump(): void {
   pendingText = [];
 }
 
+/** The window has scrolled since the last look (a `scroll` event at the document); its offsets are read then. */
+let windowScrolled = false;
+
 /**
- * The window scrolled, if its offsets differ from when they were last seen: what lies under a point of the viewport
- * moved, but in document coordinates no box did but fixed and sticky ones and what they hold (the shape stands still).
- * Text changes still waiting to be judged stay: their boxes were noted in the generation before, so they move both
- * counters when judged.
+ * Whether the window scrolled since the last look (an event said so, or its offsets differ from then): what lies under
+ * a point of the viewport moved, but in document coordinates no box did but fixed and sticky ones and what they hold
+ * (the shape stands still). Text changes still waiting to be judged stay: their boxes were noted in the generation
+ * before, so they move both counters when judged.
  */
 function scrolled(): void {
-  if (scrollX === lastScroll.x && scrollY === lastScroll.y) return;
-  lastScroll = { x: scrollX, y: scrollY };
+  const x = scrollX, y = scrollY;
+  if (!windowScrolled && x === lastScroll.x && y === lastScroll.y) return;
+  windowScrolled = false;
+  lastScroll = { x, y };
   generation++;
 }
 
-/** A scroll event: of the window (fired at the document) or of an element, whose content moves in the document. */
+/**
+ * A scroll event: of the window (fired at the document; its offsets are compared at the next look, since reading them
+ * here would lay the page out at each event) or of an element, whose content moves in the document.
+ */
 function onScroll(e: Event): void {
-  if (e.target === document) scrolled();
+  if (e.target === document) windowScrolled = true;
   else bump();
 }
 

@@ -2,7 +2,7 @@
 // are marked as such so the agent does not take them for usable ones.
 import { containsComposed, flatContains, pointReaches } from '../hit.js';
 import type { WalkCache } from './cache.js';
-import { currentShape, stillGeneration } from './changes.js';
+import { currentShape, steadyAt, stillGeneration } from './changes.js';
 
 /** A box in viewport coordinates. */
 export interface Clip {
@@ -22,10 +22,14 @@ export interface View {
   generation?: number;
   /** Its shape count then (./changes.ts), present with `generation`. */
   shape?: number;
+  /** The viewport less its scroll bars (https://drafts.csswg.org/cssom-view/#dom-element-clientwidth). */
+  clientWidth: number;
+  clientHeight: number;
 }
 
 export function currentView(): View {
-  const view: View = { scrollX: window.scrollX, scrollY: window.scrollY, width: window.innerWidth, height: window.innerHeight };
+  const root = document.scrollingElement;
+  const view: View = { scrollX: window.scrollX, scrollY: window.scrollY, width: window.innerWidth, height: window.innerHeight, clientWidth: root?.clientWidth ?? 0, clientHeight: root?.clientHeight ?? 0 };
   const g = stillGeneration();
   if (g !== undefined) {
     view.generation = g;
@@ -37,25 +41,52 @@ export function currentView(): View {
 /** Longest a hit test is reused, ms, even when nothing is known to have changed. */
 const HIT_REUSE_MS = 3_000;
 
-/** The last hit test at each control's centre: the point, the answer, and the generation and time it was asked at. */
-const hits = new WeakMap<Element, { x: number; y: number; generation: number; at: number; covered: boolean }>();
+/**
+ * The last hit test at each control's centre: the point, the window's scroll offsets, the answer, and the generation,
+ * shape and time it was asked at.
+ */
+const hits = new WeakMap<Element, { x: number; y: number; sx: number; sy: number; generation: number; shape: number | undefined; at: number; covered: boolean }>();
+
+/** Distance from the viewport's edges, CSS px, within which a point may lie under a scroll bar (overlay ones included). */
+const EDGE = 20;
+
+/** Whether (x, y) lies in the viewport clear of its scroll bars (they stay in place when the window scrolls). */
+function clear(x: number, y: number, view: View): boolean {
+  return x >= EDGE && y >= EDGE && x <= view.clientWidth - EDGE && y <= view.clientHeight - EDGE;
+}
+
+/**
+ * Whether a box, read in viewport coordinates and moved by (`dx`, `dy`), lies wholly in the viewport clear of its
+ * scroll bars, a pixel inside that (so no rounding of the move takes it out): its hit test is at its centre.
+ */
+export function clearBox(box: DOMRect, dx: number, dy: number, view: View): boolean {
+  return clear(box.left + dx - 1, box.top + dy - 1, view) && clear(box.right + dx + 1, box.bottom + dy + 1, view);
+}
 
 /**
  * Whether another element receives a click at (x, y), the centre of `el`. A hit test costs time that grows with the
  * page in Chromium, so the answer is reused while the document has not changed (./changes.ts) — never for more than
- * HIT_REUSE_MS, nor while an animation runs.
+ * HIT_REUSE_MS, nor while an animation runs. When only the window scrolled since (the shape stood still) and a whole
+ * walk at this shape found no fixed or sticky box and nothing else that moves with scrolling (./changes.ts steady),
+ * everything moved with the document: the answer at the same point of the document is reused, away from the scroll bars.
  */
 function coveredAt(el: Element, x: number, y: number, view: View, labelsOf: () => readonly Element[]): boolean {
   const now = Date.now();
   const old = hits.get(el);
-  if (old && view.generation !== undefined && old.generation === view.generation && old.x === x && old.y === y && now - old.at < HIT_REUSE_MS) return old.covered;
+  if (old && view.generation !== undefined && now - old.at < HIT_REUSE_MS) {
+    if (old.generation === view.generation && old.x === x && old.y === y) return old.covered;
+    if (
+      old.shape === view.shape && old.x + old.sx === x + view.scrollX && old.y + old.sy === y + view.scrollY &&
+      clear(old.x, old.y, view) && clear(x, y, view) && steadyAt(view.shape)?.pinless === true
+    ) return old.covered;
+  }
   const root = el.getRootNode() as Document | ShadowRoot;
   const hit = root.elementFromPoint(x, y);
   // A point on the element, inside it (shadow trees included), on content slotted into it, on its label or on an
   // ancestor (a host among them) is not covered by something else. A hit the element holds in the flat tree needs no
   // look at the node under the point (../hit.ts pointReaches only refines a hit towards what it holds).
   const covered = hit !== null && !flatContains(el, hit) && !pointReaches(el, hit, x, y) && !labelsOf().some((l) => l === hit || l.contains(hit)) && !containsComposed(hit, el);
-  if (view.generation !== undefined) hits.set(el, { x, y, generation: view.generation, at: now, covered });
+  if (view.generation !== undefined) hits.set(el, { x, y, sx: view.scrollX, sy: view.scrollY, generation: view.generation, shape: view.shape, at: now, covered });
   return covered;
 }
 

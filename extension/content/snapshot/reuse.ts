@@ -53,6 +53,9 @@ export interface Memo {
   visited: number;
   nodes: number;
   chars: number;
+  /** Its subtree holds something that may move boxes when the window scrolls, or a fixed or sticky box (./walk.ts). */
+  shifting: boolean;
+  fixed: boolean;
   /** The slice [depStart, depEnd) of the walk's dependencies this memo has. */
   depStart: number;
   depEnd: number;
@@ -320,7 +323,7 @@ function styleText(): string {
       try {
         for (const r of Array.from(s.cssRules)) parts.push(r.cssText);
       } catch {
-        parts.push(`@${s.href ?? ''}`);
+        parts.push(`@unreadable ${s.href ?? ''}`);
       }
     }
   };

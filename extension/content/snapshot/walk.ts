@@ -6,12 +6,12 @@ import type { HandleRegistry } from '../registry.js';
 import { describeWith } from '../fingerprint.js';
 import { Builder, type BuilderOwner } from './builder.js';
 import { WalkCache } from './cache.js';
-import { watchRoot } from './changes.js';
+import { noteSteady, sheetsPosition, steadyAt, watchRoot } from './changes.js';
 import { deepActiveElement } from './dom.js';
 import { controlStates, controlValue, description, linkUrl } from './fields.js';
 import { isSecretField, Redactor } from '../redaction.js';
 import { observeSecretFlips } from '../secret-watch.js';
-import { currentView, usability, type Clip, type UseBasis, type View } from './geometry.js';
+import { clearBox, currentView, usability, type Clip, type UseBasis, type View } from './geometry.js';
 import { noteTextBox } from './text-moves.js';
 import { currentSeq, look, MAX_MEMO_VISITED, noteControl, noteMove, recall, store, watchShadow, newTape, type Deps, type Entry, type Memo, type Tape } from './reuse.js';
 
@@ -80,6 +80,21 @@ interface Ctx {
  * so it counts as moving too, and so does all any of them holds.
  */
 const PLAIN_POSITIONS = new Set(['static', 'relative']);
+
+/** A `style` attribute that may position its element otherwise than static or relative (./changes.ts POSITIONS). */
+const INLINE_POSITION = /fixed|sticky|absolute|var\(|attr\(/i;
+
+/**
+ * Whether the browser's own style sheet may position `el` otherwise than static or relative: a dialog (absolute, or
+ * fixed when modal) and a popover (fixed, in the top layer). The fullscreen element is fixed too: while there is one,
+ * every position is read ({@link Walker.walk}).
+ */
+function positionedByBrowser(el: Element): boolean {
+  return el.localName === 'dialog' || el.hasAttribute('popover');
+}
+
+/** Most elements of a subtree the walk skips (aria-hidden, inert, redacted) that are looked at for what moves boxes. */
+const SKIPPED_SCAN = 50;
 
 /** What of a context the walk of an element reads, as one string (readings are reused only under the same). */
 function ctxKey(ctx: Ctx): string {
@@ -150,7 +165,7 @@ type Frame =
   /** After an outline node's content: finish it and hand it to its parent. */
   | { k: 'node'; open: OpenNode }
   /** After an element's whole walk: keep what it wrote, for later walks (./reuse.ts). */
-  | { k: 'memo'; el: Element; key: string; out: Builder; start: number; depStart: number; seq: number; generation: number | undefined; shape: number | undefined; visited: number; nodes: number; chars: number; dropped: number; kept: number };
+  | { k: 'memo'; el: Element; key: string; out: Builder; start: number; depStart: number; seq: number; generation: number | undefined; shape: number | undefined; visited: number; nodes: number; chars: number; dropped: number; kept: number; shifting: number; fixed: number };
 
 /** What the walker is told about the document before it starts (extension/content/snapshot/session.ts). */
 export interface WalkEnv {
@@ -179,7 +194,7 @@ export class Walker {
   /** Characters of the lines of the nodes finished so far (an estimate: lines written inline count apart). */
   chars = 0;
   private readonly focused = deepActiveElement();
-  private view: View = { scrollX: 0, scrollY: 0, width: 0, height: 0 };
+  private view: View = { scrollX: 0, scrollY: 0, width: 0, height: 0, clientWidth: 0, clientHeight: 0 };
   /** The user's redaction selectors, each matched on its own (a joined list lets one bad entry swallow the next). */
   private readonly redactor: Redactor;
   private readonly stack: Frame[] = [];
@@ -211,6 +226,17 @@ export class Walker {
   private unkept = 0;
   /** Some part of this walk ran while memos could not be trusted (an animation ran): none is kept. */
   private tainted = false;
+  /** Usability entries of the memo {@link replayable} last checked that it computed again, by their place in its log. */
+  private readonly refreshed: Array<[number, Entry]> = [];
+  /**
+   * Things met that may move boxes in document coordinates when the window alone scrolls, other than fixed and sticky
+   * boxes (`content-visibility: auto`, a rendered subtree not walked), and fixed or sticky boxes met: counted, so a
+   * whole walk can tell that there were none (./changes.ts steady).
+   */
+  private shifting = 0;
+  private fixed = 0;
+  /** The style sheets may position boxes (./changes.ts sheetsPosition): every element's position is read. */
+  private positions = true;
 
   constructor(
     private readonly flags: WalkFlags,
@@ -229,8 +255,12 @@ export class Walker {
     this.selectorText = flags.redactSelectors.join('\n').toLowerCase();
   }
 
+  /** The walk started at the document element. */
+  private whole = false;
+
   /** Starts a walk at `root` (the document element, or the element a root handle names). */
   start(root: Element): void {
+    this.whole = root === document.documentElement;
     // A root handle minted before the user redacted its part of the page (or inside a secret field) walks nothing.
     if (root !== document.documentElement && this.redactor.isHidden(root)) {
       this.root.push({ role: 'redacted' });
@@ -253,6 +283,7 @@ export class Walker {
     // First what changed since the last look (it may move the generation the view carries), then the view.
     if (!look(this.focused)) this.tainted = true;
     this.view = currentView();
+    this.positions = sheetsPosition() || document.fullscreenElement !== null;
     if (this.flags.fresh === true) {
       delete this.view.generation;
       delete this.view.shape;
@@ -270,7 +301,11 @@ export class Walker {
     try {
       do this.step();
       while (this.stack.length && this.chars < chars);
-      if (this.done) this.root.flush();
+      if (this.done) {
+        this.root.flush();
+        // A whole walk of the document: what it met tells whether boxes can move when the window alone scrolls.
+        if (this.whole && this.view.shape !== undefined && this.dropped === 0) noteSteady(this.view.shape, this.shifting === 0, this.fixed === 0);
+      }
     } finally {
       this.redactor.unshield();
       this.cache.clear();
@@ -362,6 +397,8 @@ export class Walker {
       start: f.start,
       end: this.log.length,
       visited,
+      shifting: this.shifting !== f.shifting,
+      fixed: this.fixed !== f.fixed,
       nodes: this.nodes - f.nodes,
       chars: this.chars - f.chars,
       depStart: f.depStart,
@@ -374,15 +411,21 @@ export class Walker {
    * states are read again unless nothing has moved since the memo began (./changes.ts generation). Boxes are compared
    * in document coordinates, so a scroll of the window alone moves none but fixed and sticky ones; a clip a control
    * was judged by moves with the window's scroll (it is the box of an element of the same memo, compared just before).
-   * When the window alone scrolled since (the shape stood still), a box that is not pinned ({@link Ctx}) is where it
-   * was in document coordinates, and so is every clip of its ancestors: it is not read again, nor are a control's
-   * states when they were judged by such a box of its own and do not depend on the viewport now (no hit test then,
-   * none now: outside the viewport by more than a pixel, where rounding cannot reach).
+   * When the window alone scrolled since (the shape stood still) and a whole walk at this shape found nothing else
+   * that moves boxes then (./changes.ts steady), a box that is not pinned ({@link Ctx}) is where it was in document
+   * coordinates, and so is every clip of its ancestors: it is not read again, nor are a control's states when they
+   * were judged by such a box of its own and do not depend on the viewport now (no hit test then, none now: outside
+   * the viewport by more than a pixel, where rounding cannot reach), or when that walk found no fixed or sticky box at
+   * all and the box lies wholly in the viewport, clear of its scroll bars, then and now (its hit test is at the same
+   * point of the document, and hits the same: ./geometry.ts).
    */
   private replayable(m: Memo): boolean {
+    this.refreshed.length = 0;
     if (this.nodes + m.nodes >= this.flags.maxNodes) return false;
     const still = this.view.generation !== undefined && m.generation === this.view.generation;
-    const scrolled = !still && this.view.shape !== undefined && m.shape === this.view.shape;
+    const steady = still || this.view.shape === undefined || m.shape !== this.view.shape ? undefined : steadyAt(m.shape);
+    const scrolled = steady?.layout === true;
+    const pinless = steady?.pinless === true;
     const { scrollX: x, scrollY: y } = this.view;
     for (let i = m.start; i < m.end; i++) {
       const e = m.tape.log[i]!;
@@ -394,11 +437,14 @@ export class Walker {
         const r = e.el.getBoundingClientRect();
         if (r.left + x !== e.r.left + e.sx || r.top + y !== e.r.top + e.sy || r.width !== e.r.width || r.height !== e.r.height) return false;
       } else if (e.t === 'use') {
-        if (scrolled && !e.pinned && e.box && (!e.viewport || (!e.states.includes('covered') && outside(e.box, e.sx - x, e.sy - y, this.view)))) continue;
+        if (scrolled && !e.pinned && e.box && (!e.viewport || (!e.states.includes('covered') && outside(e.box, e.sx - x, e.sy - y, this.view)) || (pinless && clearBox(e.box, 0, 0, this.view) && clearBox(e.box, e.sx - x, e.sy - y, this.view)))) continue;
         const dx = e.sx - x, dy = e.sy - y;
         const clip = e.clip && (dx || dy ? { left: e.clip.left + dx, top: e.clip.top + dy, right: e.clip.right + dx, bottom: e.clip.bottom + dy } : e.clip);
-        const states = usability(e.el, this.cache, e.transparent, clip, this.view, e.labels ? () => this.labelsOf(e.el) : () => []);
-        if (states.join(' ') !== e.states) return false;
+        const basis: UseBasis = { viewport: false };
+        const states = usability(e.el, this.cache, e.transparent, clip, this.view, e.labels ? () => this.labelsOf(e.el) : () => [], undefined, basis).join(' ');
+        if (states !== e.states) return false;
+        // The replay records what the states were judged by now (a later scroll compares with this place).
+        this.refreshed.push([i, { ...e, clip, states, sx: x, sy: y, box: basis.box, viewport: basis.viewport }]);
       }
     }
     return true;
@@ -406,8 +452,10 @@ export class Walker {
 
   /** Writes what a memo's element wrote into `out`, and carries its record into this walk's log. */
   private replayMemo(m: Memo, out: Builder): void {
+    let next = 0;
     for (let i = m.start; i < m.end; i++) {
-      const e = m.tape.log[i]!;
+      let e = m.tape.log[i]!;
+      if (next < this.refreshed.length && this.refreshed[next]![0] === i) e = this.refreshed[next++]![1];
       if (e.t === 'text' || e.t === 'break' || e.t === 'push') {
         if (e.b !== m.out) this.log.push(e);
         else if (e.t === 'text') out.text(e.d);
@@ -419,6 +467,8 @@ export class Walker {
     this.visited += m.visited;
     this.nodes += m.nodes;
     this.chars += m.chars;
+    if (m.shifting) this.shifting++;
+    if (m.fixed) this.fixed++;
   }
 
   /** The handle of `el`, recorded (a replay checks the registry still gives it). */
@@ -493,7 +543,7 @@ export class Walker {
           }
         }
         // Below the frames the element's walk pushes: popped once all of it is done.
-        this.stack.push({ k: 'memo', el, key, out, start: this.log.length, depStart: this.deps.length, seq: currentSeq(), generation: this.view.generation, shape: this.view.shape, visited: this.visited, nodes: this.nodes, chars: this.chars, dropped: this.dropped, kept: this.unkept });
+        this.stack.push({ k: 'memo', el, key, out, start: this.log.length, depStart: this.deps.length, seq: currentSeq(), generation: this.view.generation, shape: this.view.shape, visited: this.visited, nodes: this.nodes, chars: this.chars, dropped: this.dropped, kept: this.unkept, shifting: this.shifting, fixed: this.fixed });
       }
       this.element(el, ctx, out);
     }
@@ -528,6 +578,42 @@ export class Walker {
   }
 
   /**
+   * Whether `el` is positioned otherwise than static or relative ({@link PLAIN_POSITIONS}), counting a fixed or sticky
+   * one. Its position is read when the style sheets may position boxes, its `style` attribute may, or the browser's own
+   * sheet may; otherwise nothing can.
+   */
+  private positioned(el: Element, style: CSSStyleDeclaration): boolean {
+    if (!this.positions && !positionedByBrowser(el) && !INLINE_POSITION.test(el.getAttribute('style') ?? '')) return false;
+    const position = style.position;
+    if (position === 'fixed' || position === 'sticky') this.fixed++;
+    return !PLAIN_POSITIONS.has(position);
+  }
+
+  /**
+   * Notes a subtree the walk does not enter though the browser may render it: what it holds is looked at for what
+   * moves boxes when the window scrolls (fixed, sticky, `content-visibility: auto`, a shadow tree, a drawing), up to
+   * {@link SKIPPED_SCAN} elements; past that, or when one is found, no whole walk of this document can tell that none
+   * moves (./changes.ts steady).
+   */
+  private skipping(el: Element): void {
+    if (this.cache.style(el).display === 'none') return;
+    const inside = el.getElementsByTagName('*');
+    if (inside.length > SKIPPED_SCAN) {
+      this.shifting++;
+      return;
+    }
+    for (const e of [el, ...Array.from(inside)]) {
+      const style = this.cache.style(e);
+      if (style.display === 'none') continue;
+      if (this.cache.shadow(e) || e.localName === 'foreignObject' || (style.display !== 'inline' && style.contentVisibility === 'auto')) {
+        this.shifting++;
+        return;
+      }
+      this.positioned(e, style);
+    }
+  }
+
+  /**
    * Whether the browser skips rendering `el`'s content (`content-visibility: hidden`, which `hidden="until-found"`
    * also sets: https://drafts.csswg.org/css-contain-2/#content-visibility). The browser is asked through
    * `checkVisibility()` on the first element child (https://drafts.csswg.org/cssom-view/#dom-element-checkvisibility);
@@ -543,7 +629,11 @@ export class Walker {
   private element(el: Element, ctx: Ctx, out: Builder): void {
     this.visited++;
     const tag = el.localName;
-    if (SKIP_TAGS.has(tag)) return;
+    if (SKIP_TAGS.has(tag)) {
+      // Some render when a page says so (noscript content without scripting, a style element shown).
+      this.skipping(el);
+      return;
+    }
     if (tag === 'input' || tag === 'select' || tag === 'textarea') noteControl(el);
     // A custom element may take its role and states from internals the page sets with no mutation.
     if (tag.includes('-')) this.unkept++;
@@ -552,19 +642,24 @@ export class Walker {
       return;
     }
     // https://www.w3.org/TR/wai-aria-1.2/#aria-hidden and https://html.spec.whatwg.org/multipage/interaction.html#the-inert-attribute
-    if (el.getAttribute('aria-hidden') === 'true' || el.hasAttribute('inert')) return;
+    if (el.getAttribute('aria-hidden') === 'true' || el.hasAttribute('inert')) {
+      this.skipping(el);
+      return;
+    }
     if (this.redactor.matchesUser(el)) {
+      this.skipping(el);
       this.push(out, { role: 'redacted' }, ctx.depth);
       return;
     }
     const style = this.cache.style(el);
     const display = style.display;
     if (display === 'none') return;
+    if (display !== 'inline' && display !== 'contents' && style.contentVisibility === 'auto') this.shifting++;
     this.noteRefs(el);
     const visible = style.visibility === 'visible';
     const block = display !== 'contents' && !display.startsWith('inline') && display !== 'ruby';
     const transparent = ctx.transparent || style.opacity === '0';
-    const pinned = ctx.pinned || !PLAIN_POSITIONS.has(style.position);
+    const pinned = this.positioned(el, style) || ctx.pinned;
     let clip = ctx.clip;
     /** The bounding box, when the overflow check needed it (handed on to the usability check). */
     let rect: DOMRect | undefined;
@@ -644,6 +739,8 @@ export class Walker {
       const name = collapseWhitespace(this.cache.name(el, true));
       // The parts of a drawing that act as controls (a chart's legend buttons, a map's regions), unless the whole
       // drawing is one control or sits inside one.
+      // Its content is not walked: HTML in a foreignObject could be anything.
+      if (tag === 'svg' && el.querySelector('foreignObject') !== null) this.shifting++;
       const parts = tag === 'svg' && !act && !ctx.inAct ? this.svgControls(el, ctx, inert) : [];
       if (!name && tag !== 'canvas' && !act) {
         for (const p of parts) this.push(out, p, ctx.depth);
