@@ -90,6 +90,27 @@ describe.each(BROWSERS)('redaction in %s', (kind) => {
     }
   });
 
+  it('removes what a user selector comes to match by a class or data attribute no style sheet names, after a snapshot (legacy era)', async () => {
+    // Such a change restyles nothing, so a warm snapshot keeps what it read before it unless a user selector names it
+    // (docs/architecture.md, "Warm snapshots").
+    await s.load('redaction.html', 'legacy');
+    await settings(['.later-private', '[data-later]']);
+    const before = await s.snapshot({ max_chars: 200_000 }, 'legacy');
+    expect(before.text).toContain('"Public text"');
+    expect(before.text).toContain('link "Public link" /public');
+    await s.page.evaluate(() => {
+      document.querySelector('#other p')!.classList.add('later-private');
+      document.querySelector('#other a')!.setAttribute('data-later', '');
+    });
+    const after = await s.snapshot({ max_chars: 200_000 }, 'legacy');
+    expect(after.text).not.toContain('Public text');
+    expect(after.text).not.toContain('Public link');
+    await s.page.evaluate(() => document.querySelector('#other p')!.classList.remove('later-private'));
+    const back = await s.snapshot({ max_chars: 200_000 }, 'legacy');
+    expect(back.text).toContain('"Public text"');
+    expect(back.text).not.toContain('Public link');
+  });
+
   it('fails the snapshot, naming the selector, when a user selector is invalid (modern era)', async () => {
     await s.load('redaction.html', 'modern');
     // The options page refuses to save it …

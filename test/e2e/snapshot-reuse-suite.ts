@@ -1,6 +1,7 @@
 // The randomized reuse test (docs/architecture.md, "Warm snapshots"): a page over real HTTP in a shared tab is changed
 // step by step from a seed — inserts, removals, attributes (`data-*` and `aria-*` ones among them), classes (some no
-// sheet names), inline styles, text, form values and checkedness, scrolling, shadow roots, frames, style sheet rules
+// sheet names), inline styles, text, form values and checkedness, scrolling (of the window alone, past fixed and sticky
+// boxes, often), elements made fixed, sticky or absolute or static again, shadow roots, frames, style sheet rules
 // (user-action pseudo-classes among them), focus, and real pointer moves and clicks — and after each step, once the page
 // has settled (laid out and drawn two frames), the warm snapshot (reusing what earlier walks read) must equal a snapshot
 // read afresh, through the real chain in one browser per file. The fresh one is asked for through the extension's
@@ -29,7 +30,7 @@ function generator(seed: number): () => number {
 /** What one step does, decided test-side from the seed and applied in the page (all of it plain DOM/CSSOM calls). */
 type Step = { op: string; a: number; b: number; c: number };
 
-const OPS = ['insert', 'remove', 'attribute', 'class', 'style', 'text', 'value', 'checked', 'select', 'scroll', 'shadow', 'frame', 'sheet', 'focus', 'hover', 'click'];
+const OPS = ['insert', 'remove', 'attribute', 'class', 'style', 'text', 'value', 'checked', 'select', 'scroll', 'shadow', 'frame', 'sheet', 'focus', 'hover', 'click', 'window', 'window', 'pin'];
 
 /**
  * A real pointer move to, or click at, the centre of an element the step picks (a checkbox, a button, a label, a
@@ -92,7 +93,8 @@ async function apply(page: Page, step: Step, frameUrl: string): Promise<Point | 
           return;
         }
         case 'remove': {
-          const el = pick(everywhere().filter((e) => !['section', 'h2', 'iframe'].includes(e.localName) && e.id !== 'host' && e.id !== 'scroller'), s.a);
+          // Not the fixture's pinned control and its clipping box either: other steps hide and position them.
+          const el = pick(everywhere().filter((e) => !['section', 'h2', 'iframe'].includes(e.localName) && e.id !== 'host' && e.id !== 'scroller' && !e.closest('#pinbox')), s.a);
           el?.remove();
           return;
         }
@@ -120,7 +122,11 @@ async function apply(page: Page, step: Step, frameUrl: string): Promise<Point | 
         case 'style': {
           const el = pick(everywhere(), s.a) as HTMLElement | undefined;
           if (!el) return;
-          const styles: Array<[string, string]> = [['display', 'none'], ['display', ''], ['opacity', '0'], ['opacity', ''], ['visibility', 'hidden'], ['visibility', ''], ['position', 'fixed'], ['position', ''], ['width', '0px'], ['width', ''], ['pointer-events', 'none'], ['pointer-events', '']];
+          const styles: Array<[string, string]> = [
+            ['display', 'none'], ['display', ''], ['opacity', '0'], ['opacity', ''], ['visibility', 'hidden'], ['visibility', ''], ['position', 'fixed'],
+            ['position', 'sticky'], ['position', 'absolute'], ['position', ''], ['width', '0px'], ['width', ''], ['pointer-events', 'none'], ['pointer-events', ''],
+            ['content-visibility', 'auto'], ['content-visibility', ''],
+          ];
           const [p, v] = pick(styles, s.b)!;
           el.style.setProperty(p, v);
           return;
@@ -154,6 +160,29 @@ async function apply(page: Page, step: Step, frameUrl: string): Promise<Point | 
           else document.getElementById('scroller')?.scrollTo(0, Math.floor(s.a * 300));
           // Scrolling is applied before the next frame; the snapshot comes after it.
           await new Promise((r) => requestAnimationFrame(() => r(undefined)));
+          return;
+        }
+        case 'window': {
+          // The window alone scrolls, by less than a viewport or by more, either way: boxes keep their place in the
+          // document but fixed and sticky ones (and what they hold), and controls come into the viewport or leave it.
+          window.scrollBy(0, Math.round((s.b - 0.5) * (s.a < 0.5 ? innerHeight : 3 * innerHeight)));
+          await new Promise((r) => requestAnimationFrame(() => r(undefined)));
+          return;
+        }
+        case 'pin': {
+          // Positioned as the flow puts it, or fixed, sticky or absolute again: the sticky bar, the band that covers
+          // and the pinned control in its clipping box all at once (then nothing may be fixed or sticky), one of
+          // them, or any element.
+          const pinned = Array.from(document.querySelectorAll<HTMLElement>('#bar, #cover, #pinbox > button'));
+          if (s.b < 0.3) {
+            for (const e of pinned) e.style.setProperty('position', s.c < 0.5 ? 'static' : e.id === 'bar' ? 'sticky' : 'fixed');
+            return;
+          }
+          const el = (s.b < 0.6 ? pick(pinned, s.a) : pick(everywhere(), s.a)) as HTMLElement | undefined;
+          if (!el) return;
+          const now = getComputedStyle(el).position;
+          el.style.setProperty('position', now === 'static' || now === 'relative' ? pick(['fixed', 'sticky', 'absolute'], s.c)! : 'static');
+          if (s.c < 0.3) el.style.setProperty('top', `${Math.floor(s.c * 400)}px`);
           return;
         }
         case 'shadow': {

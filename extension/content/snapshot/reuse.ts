@@ -5,7 +5,7 @@ import type { SnapNode } from '../../../shared/snapshot/index.js';
 import type { Builder } from './builder.js';
 import type { Clip } from './geometry.js';
 import { computeRole } from './cache.js';
-import { animationRunning, moved, noteSheets, valuesMove } from './changes.js';
+import { animationRunning, moved, noteSheets, quietNames, valuesMove } from './changes.js';
 
 /** One thing the walk did or read, in walk order (one log per walker; a memo is a slice of it). */
 export type Entry =
@@ -13,13 +13,17 @@ export type Entry =
   | { t: 'text'; b: Builder; d: string }
   | { t: 'break'; b: Builder }
   | { t: 'push'; b: Builder; n: SnapNode }
-  /** A box read in viewport coordinates (an overflow check), and the window's scroll offsets then. */
-  | { t: 'rect'; el: Element; r: DOMRect; sx: number; sy: number }
+  /**
+   * A box read in viewport coordinates (an overflow check), and the window's scroll offsets then; `pinned`: the element
+   * or an ancestor is positioned otherwise than static or relative (./walk.ts: it may move when the window scrolls).
+   */
+  | { t: 'rect'; el: Element; r: DOMRect; sx: number; sy: number; pinned: boolean }
   /**
    * The usability states found for a control (./geometry.ts), with what they were computed from (the clip in viewport
-   * coordinates at the window's scroll offsets `sx`, `sy`).
+   * coordinates at the window's scroll offsets `sx`, `sy`), whether it is pinned (as for `rect`), the box they were
+   * judged by when it was the control's own, and whether they depend on where the viewport is (a hit test).
    */
-  | { t: 'use'; el: Element; transparent: boolean; clip: Clip | undefined; labels: boolean; states: string; sx: number; sy: number }
+  | { t: 'use'; el: Element; transparent: boolean; clip: Clip | undefined; labels: boolean; states: string; sx: number; sy: number; pinned: boolean; box: DOMRect | undefined; viewport: boolean }
   /** A handle issued. */
   | { t: 'handle'; el: Element; h: string }
   ;
@@ -36,6 +40,8 @@ export interface Memo {
   seq: number;
   /** The document's still-generation (./changes.ts) at the start, or undefined while things moved. */
   generation: number | undefined;
+  /** Its shape count then (./changes.ts), undefined with the generation. */
+  shape: number | undefined;
   /** The walk's context and the walker's settings the readings were taken under. */
   key: string;
   walker: string;
@@ -47,6 +53,9 @@ export interface Memo {
   visited: number;
   nodes: number;
   chars: number;
+  /** Its subtree holds something that may move boxes when the window scrolls, or a fixed or sticky box (./walk.ts). */
+  shifting: boolean;
+  fixed: boolean;
   /** The slice [depStart, depEnd) of the walk's dependencies this memo has. */
   depStart: number;
   depEnd: number;
@@ -57,15 +66,47 @@ export interface Tape {
   log: Entry[];
   deps: Deps;
   alive: boolean;
+  /** Where later walks copied parts of this record when they replayed a memo ({@link Move}); kept a while after it is let go. */
+  moves: Move[] | undefined;
+}
+
+/**
+ * A memo's slice of one record, copied into a later walk's record when that walk replayed the memo: the memos inside
+ * the slice (each element's own) hold there too, moved by the same offsets. A memo whose record was let go is found at
+ * its copy ({@link recall}), so a subtree replayed whole, then changed in one part, still replays its other parts.
+ */
+export interface Move {
+  /** The slice [start, end) of the log, and [depStart, depEnd) of the dependencies, that were copied. */
+  start: number;
+  end: number;
+  depStart: number;
+  depEnd: number;
+  /** The record copied to, and where the copies begin there. */
+  to: Tape;
+  at: number;
+  depAt: number;
+  /** The builder the memo wrote into, and the one its replay wrote into instead. */
+  from: Builder;
+  out: Builder;
+  /** The change sequence number, still-generation and shape when the copy was made (every memo in the slice held then). */
+  seq: number;
+  generation: number | undefined;
+  shape: number | undefined;
 }
 
 /** Walks whose records are kept; a memo of an older walk is void (its record is let go, bounding memory). */
 const MAX_TAPES = 4;
 const tapes: Tape[] = [];
+/**
+ * Records let go whose moves are still followed; past this many, the oldest's moves go too and memos left on it are
+ * void (a memo is followed through at most this many copies).
+ */
+const MAX_GONE = 32;
+const gone: Tape[] = [];
 
 /** A new record for a walk; when `kept` (the walk may keep memos), the oldest kept record is let go. */
 export function newTape(kept = true): Tape {
-  const t: Tape = { log: [], deps: [], alive: true };
+  const t: Tape = { log: [], deps: [], alive: true, moves: undefined };
   if (!kept) return t;
   tapes.push(t);
   while (tapes.length > MAX_TAPES) {
@@ -73,8 +114,34 @@ export function newTape(kept = true): Tape {
     old.alive = false;
     old.log = [];
     old.deps = [];
+    gone.push(old);
+    while (gone.length > MAX_GONE) gone.shift()!.moves = undefined;
   }
   return t;
+}
+
+/** Notes that a walk copied memo `m`'s slice into its record `to` (./walk.ts replay); see {@link Move}. */
+export function noteMove(m: Memo, to: Tape, at: number, depAt: number, out: Builder, seq: number, generation: number | undefined, shape: number | undefined): void {
+  (m.tape.moves ??= []).push({ start: m.start, end: m.end, depStart: m.depStart, depEnd: m.depEnd, to, at, depAt, from: m.out, out, seq, generation, shape });
+}
+
+/**
+ * Memo `m`, whose record was let go, where a replay of a memo around it copied it to a record still kept; undefined
+ * when there is none. It holds as it held when copied (its slice was checked with the copy), from then on.
+ */
+function follow(m: Memo): Memo | undefined {
+  let { tape, start, end, depStart, depEnd, out, seq, generation, shape } = m;
+  while (!tape.alive) {
+    const mv = tape.moves?.find((v) => v.start <= start && end <= v.end);
+    if (!mv) return undefined;
+    start += mv.at - mv.start;
+    end += mv.at - mv.start;
+    depStart += mv.depAt - mv.depStart;
+    depEnd += mv.depAt - mv.depStart;
+    if (out === mv.from) out = mv.out;
+    ({ seq, generation, shape, to: tape } = mv);
+  }
+  return { ...m, tape, start, end, depStart, depEnd, out, seq, generation, shape };
 }
 
 /** Largest subtree (DOM nodes visited) kept as one memo: a larger one is walked, its parts replayed. */
@@ -90,6 +157,12 @@ let changes: Node[] = [];
 let base = 0;
 /** Memos begun at or before this sequence number are void (everything was invalidated then). */
 let voidUpTo = 0;
+/**
+ * Changes of `data-*` attributes and class tokens no style sheet names (./changes.ts quietNames): they change nothing a
+ * walk reads unless a redaction selector names them, so they void a memo only for a walk whose selectors do ({@link
+ * recall}). Each with the sequence number when it was seen, the root of what it may alter, and its names.
+ */
+let quiet: Array<{ after: number; at: Node; names: string[] }> = [];
 /** Sequence number of the last change to what IDREFs and `for` attributes can name (ids, labels). */
 let refsChangedAt = 0;
 let started = false;
@@ -114,7 +187,7 @@ const controls = new Map<Element, string>();
 const shadowRoots: Array<WeakRef<ShadowRoot>> = [];
 const observedRoots = new WeakSet<Node>();
 
-const OPTIONS: MutationObserverInit = { subtree: true, childList: true, attributes: true, characterData: true };
+const OPTIONS: MutationObserverInit = { subtree: true, childList: true, attributes: true, attributeOldValue: true, characterData: true };
 /** Events after which styles may differ with no DOM mutation (transitions, `:target`, `:open`, drag states). */
 const STYLE_EVENTS = [
   'toggle', 'fullscreenchange', 'transitionrun', 'transitionend', 'transitioncancel', 'animationstart', 'animationend', 'animationcancel',
@@ -148,6 +221,7 @@ function voidAll(): void {
   voidUpTo = seq() + 1;
   base = voidUpTo;
   changes = [];
+  quiet = [];
 }
 
 function observe(root: Document | ShadowRoot): void {
@@ -227,12 +301,17 @@ function takeRecords(): void {
       changes.push(widenAt(r.target));
       for (const list of [r.addedNodes, r.removedNodes]) for (const n of Array.from(list)) if (namesIds(n)) refsChangedAt = seq();
     } else {
+      const names = quietNames(r);
+      if (names) {
+        quiet.push({ after: seq(), at: widen(r.target), names });
+        continue;
+      }
       changes.push(widen(r.target));
       if (r.type === 'attributes' && ID_ATTRIBUTES.has(r.attributeName ?? '')) refsChangedAt = seq();
     }
   }
   pending = [];
-  if (changes.length > MAX_CHANGES) voidAll();
+  if (changes.length > MAX_CHANGES || quiet.length > MAX_CHANGES) voidAll();
 }
 
 /** The text of every style sheet this document and its watched shadow roots use (sheets the page cannot read: their address). */
@@ -244,7 +323,7 @@ function styleText(): string {
       try {
         for (const r of Array.from(s.cssRules)) parts.push(r.cssText);
       } catch {
-        parts.push(`@${s.href ?? ''}`);
+        parts.push(`@unreadable ${s.href ?? ''}`);
       }
     }
   };
@@ -330,21 +409,46 @@ export function store(el: Element, memo: Memo): void {
   memos.set(el, memo);
 }
 
+/** Whether one of `names` (./changes.ts quietNames) may be what a redaction selector of `selectors` matches by. */
+function named(selectors: string, names: string[]): boolean {
+  // An escaped identifier could spell a name other than as it is written.
+  return selectors.includes('\\') || names.some((n) => selectors.includes(n));
+}
+
 /**
  * The memo of `el` taken under the same context and settings, when no change since it began can have touched the
  * element's subtree or what its readings depended on. Geometry is checked by the caller (it moves without changes).
+ * `selectors`: the walk's redaction selectors, joined and lower-cased (quiet changes count for those they name).
  */
-export function recall(el: Element, key: string, walker: string): Memo | undefined {
-  const m = memos.get(el);
+export function recall(el: Element, key: string, walker: string, selectors: string): Memo | undefined {
+  let m = memos.get(el);
   if (!m || m.key !== key || m.walker !== walker) return undefined;
   if (!m.tape.alive) {
-    memos.delete(el);
-    return undefined;
+    m = follow(m);
+    if (!m) {
+      memos.delete(el);
+      return undefined;
+    }
+    memos.set(el, m);
   }
   const refs = m.depEnd > m.depStart;
   if (m.seq < voidUpTo || (refs && refsChangedAt > m.seq)) {
     memos.delete(el);
     return undefined;
+  }
+  if (selectors !== '') {
+    for (const q of quiet) {
+      if (q.after < m.seq || !named(selectors, q.names)) continue;
+      let hit = within(q.at, el) || within(el, q.at);
+      for (let j = m.depStart; j < m.depEnd && !hit; j++) {
+        const d = m.tape.deps[j];
+        if (d) hit = within(q.at, d) || within(d, q.at);
+      }
+      if (hit) {
+        memos.delete(el);
+        return undefined;
+      }
+    }
   }
   const from = m.seq - base;
   if (from < changes.length) {

@@ -6,14 +6,14 @@ import type { HandleRegistry } from '../registry.js';
 import { describeWith } from '../fingerprint.js';
 import { Builder, type BuilderOwner } from './builder.js';
 import { WalkCache } from './cache.js';
-import { watchRoot } from './changes.js';
+import { noteSteady, sheetsPosition, steadyAt, watchRoot } from './changes.js';
 import { deepActiveElement } from './dom.js';
 import { controlStates, controlValue, description, linkUrl } from './fields.js';
 import { isSecretField, Redactor } from '../redaction.js';
 import { observeSecretFlips } from '../secret-watch.js';
-import { currentView, usability, type Clip, type View } from './geometry.js';
+import { clearBox, currentView, usability, type Clip, type UseBasis, type View } from './geometry.js';
 import { noteTextBox } from './text-moves.js';
-import { currentSeq, look, MAX_MEMO_VISITED, noteControl, recall, store, watchShadow, newTape, type Deps, type Entry, type Memo, type Tape } from './reuse.js';
+import { currentSeq, look, MAX_MEMO_VISITED, noteControl, noteMove, recall, store, watchShadow, newTape, type Deps, type Entry, type Memo, type Tape } from './reuse.js';
 
 /** Elements that never render content a person perceives. */
 const SKIP_TAGS = new Set(['script', 'style', 'noscript', 'template', 'head', 'meta', 'link', 'title', 'base', 'param', 'source', 'track', 'datalist']);
@@ -67,12 +67,39 @@ interface Ctx {
   inModal: boolean;
   /** Inside a shadow tree (or slotted into one): readings there are kept with their host's, not apart (./reuse.ts). */
   shadow?: boolean;
+  /**
+   * Some ancestor is positioned otherwise than static or relative, or the walk did not start at the document element
+   * (ancestors unknown): boxes here may move in document coordinates when the window scrolls ({@link PLAIN_POSITIONS}).
+   */
+  pinned: boolean;
 }
+
+/**
+ * Positions that keep a box where the document's flow puts it when the window scrolls. Fixed and sticky boxes move
+ * with the viewport; an absolutely positioned one may be anchored to one of them (https://drafts.csswg.org/css-anchor-position-1/),
+ * so it counts as moving too, and so does all any of them holds.
+ */
+const PLAIN_POSITIONS = new Set(['static', 'relative']);
+
+/** A `style` attribute that may position its element otherwise than static or relative (./changes.ts POSITIONS). */
+const INLINE_POSITION = /fixed|sticky|absolute|var\(|attr\(/i;
+
+/**
+ * Whether the browser's own style sheet may position `el` otherwise than static or relative: a dialog (absolute, or
+ * fixed when modal) and a popover (fixed, in the top layer). The fullscreen element is fixed too: while there is one,
+ * every position is read ({@link Walker.walk}).
+ */
+function positionedByBrowser(el: Element): boolean {
+  return el.localName === 'dialog' || el.hasAttribute('popover');
+}
+
+/** Most elements of a subtree the walk skips (aria-hidden, inert, redacted) that are looked at for what moves boxes. */
+const SKIPPED_SCAN = 50;
 
 /** What of a context the walk of an element reads, as one string (readings are reused only under the same). */
 function ctxKey(ctx: Ctx): string {
   const c = ctx.clip;
-  return `${+ctx.visible}${+ctx.transparent}${+ctx.inAct}${+ctx.mute}${+ctx.inModal}${+(ctx.parent?.cursor === 'pointer')}|${ctx.depth}|${c ? `${c.left},${c.top},${c.right},${c.bottom}` : ''}`;
+  return `${+ctx.visible}${+ctx.transparent}${+ctx.inAct}${+ctx.mute}${+ctx.inModal}${+(ctx.parent?.cursor === 'pointer')}${+ctx.pinned}|${ctx.depth}|${c ? `${c.left},${c.top},${c.right},${c.bottom}` : ''}`;
 }
 
 /** Elements a `<label>` can label (https://html.spec.whatwg.org/multipage/forms.html#category-label). */
@@ -138,7 +165,7 @@ type Frame =
   /** After an outline node's content: finish it and hand it to its parent. */
   | { k: 'node'; open: OpenNode }
   /** After an element's whole walk: keep what it wrote, for later walks (./reuse.ts). */
-  | { k: 'memo'; el: Element; key: string; out: Builder; start: number; depStart: number; seq: number; generation: number | undefined; visited: number; nodes: number; chars: number; dropped: number; kept: number };
+  | { k: 'memo'; el: Element; key: string; out: Builder; start: number; depStart: number; seq: number; generation: number | undefined; shape: number | undefined; visited: number; nodes: number; chars: number; dropped: number; kept: number; shifting: number; fixed: number };
 
 /** What the walker is told about the document before it starts (extension/content/snapshot/session.ts). */
 export interface WalkEnv {
@@ -167,7 +194,7 @@ export class Walker {
   /** Characters of the lines of the nodes finished so far (an estimate: lines written inline count apart). */
   chars = 0;
   private readonly focused = deepActiveElement();
-  private view: View = { scrollX: 0, scrollY: 0, width: 0, height: 0 };
+  private view: View = { scrollX: 0, scrollY: 0, width: 0, height: 0, clientWidth: 0, clientHeight: 0 };
   /** The user's redaction selectors, each matched on its own (a joined list lets one bad entry swallow the next). */
   private readonly redactor: Redactor;
   private readonly stack: Frame[] = [];
@@ -189,6 +216,8 @@ export class Walker {
   private readonly deps: Deps;
   /** The settings its readings depend on, as one string (a memo is reused only by a walker with the same). */
   private readonly settingsKey: string;
+  /** The redaction selectors, joined and lower-cased (./reuse.ts recall). */
+  private readonly selectorText: string;
   /** Readings of earlier walks may be replayed in this part of the walk. */
   private replay = false;
   /** Where the current call of {@link walk} stops (estimated characters). */
@@ -197,6 +226,17 @@ export class Walker {
   private unkept = 0;
   /** Some part of this walk ran while memos could not be trusted (an animation ran): none is kept. */
   private tainted = false;
+  /** Usability entries of the memo {@link replayable} last checked that it computed again, by their place in its log. */
+  private readonly refreshed: Array<[number, Entry]> = [];
+  /**
+   * Things met that may move boxes in document coordinates when the window alone scrolls, other than fixed and sticky
+   * boxes (`content-visibility: auto`, a rendered subtree not walked), and fixed or sticky boxes met: counted, so a
+   * whole walk can tell that there were none (./changes.ts steady).
+   */
+  private shifting = 0;
+  private fixed = 0;
+  /** The style sheets may position boxes (./changes.ts sheetsPosition): every element's position is read. */
+  private positions = true;
 
   constructor(
     private readonly flags: WalkFlags,
@@ -212,16 +252,21 @@ export class Walker {
     this.root.log = this.log;
     const { root: _root, fresh: _fresh, lineRoles: _roles, lineSearch: _search, maxNodes: _max, ...rest } = flags;
     this.settingsKey = JSON.stringify([rest, env.modal, registry.namespace]);
+    this.selectorText = flags.redactSelectors.join('\n').toLowerCase();
   }
+
+  /** The walk started at the document element. */
+  private whole = false;
 
   /** Starts a walk at `root` (the document element, or the element a root handle names). */
   start(root: Element): void {
+    this.whole = root === document.documentElement;
     // A root handle minted before the user redacted its part of the page (or inside a secret field) walks nothing.
     if (root !== document.documentElement && this.redactor.isHidden(root)) {
       this.root.push({ role: 'redacted' });
       return;
     }
-    const ctx: Ctx = { visible: true, transparent: false, clip: undefined, parent: undefined, inAct: false, depth: 0, mute: false, inModal: false };
+    const ctx: Ctx = { visible: true, transparent: false, clip: undefined, parent: undefined, inAct: false, depth: 0, mute: false, inModal: false, pinned: root !== document.documentElement };
     this.stack.push({ k: 'list', nodes: [root], i: 0, ctx, out: this.root });
   }
 
@@ -238,8 +283,10 @@ export class Walker {
     // First what changed since the last look (it may move the generation the view carries), then the view.
     if (!look(this.focused)) this.tainted = true;
     this.view = currentView();
+    this.positions = sheetsPosition() || document.fullscreenElement !== null;
     if (this.flags.fresh === true) {
       delete this.view.generation;
+      delete this.view.shape;
       // Nothing read afresh is kept: the memos of earlier warm walks, with their still-generations, stay as they were.
       this.tainted = true;
     }
@@ -254,7 +301,11 @@ export class Walker {
     try {
       do this.step();
       while (this.stack.length && this.chars < chars);
-      if (this.done) this.root.flush();
+      if (this.done) {
+        this.root.flush();
+        // A whole walk of the document: what it met tells whether boxes can move when the window alone scrolls.
+        if (this.whole && this.view.shape !== undefined && this.dropped === 0) noteSteady(this.view.shape, this.shifting === 0, this.fixed === 0);
+      }
     } finally {
       this.redactor.unshield();
       this.cache.clear();
@@ -338,6 +389,7 @@ export class Walker {
     store(f.el, {
       seq: f.seq,
       generation: f.generation,
+      shape: f.shape,
       key: f.key,
       walker: this.settingsKey,
       out: f.out,
@@ -345,6 +397,8 @@ export class Walker {
       start: f.start,
       end: this.log.length,
       visited,
+      shifting: this.shifting !== f.shifting,
+      fixed: this.fixed !== f.fixed,
       nodes: this.nodes - f.nodes,
       chars: this.chars - f.chars,
       depStart: f.depStart,
@@ -357,10 +411,21 @@ export class Walker {
    * states are read again unless nothing has moved since the memo began (./changes.ts generation). Boxes are compared
    * in document coordinates, so a scroll of the window alone moves none but fixed and sticky ones; a clip a control
    * was judged by moves with the window's scroll (it is the box of an element of the same memo, compared just before).
+   * When the window alone scrolled since (the shape stood still) and a whole walk at this shape found nothing else
+   * that moves boxes then (./changes.ts steady), a box that is not pinned ({@link Ctx}) is where it was in document
+   * coordinates, and so is every clip of its ancestors: it is not read again, nor are a control's states when they
+   * were judged by such a box of its own and do not depend on the viewport now (no hit test then, none now: outside
+   * the viewport by more than a pixel, where rounding cannot reach), or when that walk found no fixed or sticky box at
+   * all and the box lies wholly in the viewport, clear of its scroll bars, then and now (its hit test is at the same
+   * point of the document, and hits the same: ./geometry.ts).
    */
   private replayable(m: Memo): boolean {
+    this.refreshed.length = 0;
     if (this.nodes + m.nodes >= this.flags.maxNodes) return false;
     const still = this.view.generation !== undefined && m.generation === this.view.generation;
+    const steady = still || this.view.shape === undefined || m.shape !== this.view.shape ? undefined : steadyAt(m.shape);
+    const scrolled = steady?.layout === true;
+    const pinless = steady?.pinless === true;
     const { scrollX: x, scrollY: y } = this.view;
     for (let i = m.start; i < m.end; i++) {
       const e = m.tape.log[i]!;
@@ -368,13 +433,18 @@ export class Walker {
         if (this.registry.existingHandle(e.el) !== e.h) return false;
       } else if (still) continue;
       else if (e.t === 'rect') {
+        if (scrolled && !e.pinned) continue;
         const r = e.el.getBoundingClientRect();
         if (r.left + x !== e.r.left + e.sx || r.top + y !== e.r.top + e.sy || r.width !== e.r.width || r.height !== e.r.height) return false;
       } else if (e.t === 'use') {
+        if (scrolled && !e.pinned && e.box && (!e.viewport || (!e.states.includes('covered') && outside(e.box, e.sx - x, e.sy - y, this.view)) || (pinless && clearBox(e.box, 0, 0, this.view) && clearBox(e.box, e.sx - x, e.sy - y, this.view)))) continue;
         const dx = e.sx - x, dy = e.sy - y;
         const clip = e.clip && (dx || dy ? { left: e.clip.left + dx, top: e.clip.top + dy, right: e.clip.right + dx, bottom: e.clip.bottom + dy } : e.clip);
-        const states = usability(e.el, this.cache, e.transparent, clip, this.view, e.labels ? () => this.labelsOf(e.el) : () => []);
-        if (states.join(' ') !== e.states) return false;
+        const basis: UseBasis = { viewport: false };
+        const states = usability(e.el, this.cache, e.transparent, clip, this.view, e.labels ? () => this.labelsOf(e.el) : () => [], undefined, basis).join(' ');
+        if (states !== e.states) return false;
+        // The replay records what the states were judged by now (a later scroll compares with this place).
+        this.refreshed.push([i, { ...e, clip, states, sx: x, sy: y, box: basis.box, viewport: basis.viewport }]);
       }
     }
     return true;
@@ -382,8 +452,10 @@ export class Walker {
 
   /** Writes what a memo's element wrote into `out`, and carries its record into this walk's log. */
   private replayMemo(m: Memo, out: Builder): void {
+    let next = 0;
     for (let i = m.start; i < m.end; i++) {
-      const e = m.tape.log[i]!;
+      let e = m.tape.log[i]!;
+      if (next < this.refreshed.length && this.refreshed[next]![0] === i) e = this.refreshed[next++]![1];
       if (e.t === 'text' || e.t === 'break' || e.t === 'push') {
         if (e.b !== m.out) this.log.push(e);
         else if (e.t === 'text') out.text(e.d);
@@ -395,6 +467,8 @@ export class Walker {
     this.visited += m.visited;
     this.nodes += m.nodes;
     this.chars += m.chars;
+    if (m.shifting) this.shifting++;
+    if (m.fixed) this.fixed++;
   }
 
   /** The handle of `el`, recorded (a replay checks the registry still gives it). */
@@ -404,10 +478,11 @@ export class Walker {
     return h;
   }
 
-  /** ./geometry.ts usability, recorded with what it was computed from. */
-  private usable(el: Element, transparent: boolean, clip: Clip | undefined, labels: boolean, rect?: DOMRect): string[] {
-    const states = usability(el, this.cache, transparent, clip, this.view, labels ? () => this.labelsOf(el) : () => [], rect);
-    this.log.push({ t: 'use', el, transparent, clip, labels, states: states.join(' '), sx: this.view.scrollX, sy: this.view.scrollY });
+  /** ./geometry.ts usability, recorded with what it was computed from; `pinned` as in {@link Ctx}, for `el` itself. */
+  private usable(el: Element, transparent: boolean, clip: Clip | undefined, labels: boolean, pinned: boolean, rect?: DOMRect): string[] {
+    const basis: UseBasis = { viewport: false };
+    const states = usability(el, this.cache, transparent, clip, this.view, labels ? () => this.labelsOf(el) : () => [], rect, basis);
+    this.log.push({ t: 'use', el, transparent, clip, labels, states: states.join(' '), sx: this.view.scrollX, sy: this.view.scrollY, pinned, box: basis.box, viewport: basis.viewport });
     return states;
   }
 
@@ -452,18 +527,23 @@ export class Walker {
       if (!this.tainted && ctx.shadow !== true) {
         const key = ctxKey(ctx);
         if (this.replay) {
-          const m = recall(el, key, this.settingsKey);
+          const m = recall(el, key, this.settingsKey, this.selectorText);
           // Only what stays short of where this call stops: the walk then stops where a fresh one does.
           if (m && this.chars + m.chars < this.target && this.replayable(m)) {
             const start = this.log.length, depStart = this.deps.length;
             this.replayMemo(m, out);
-            // Kept again on this walk's record (checked just now), so it outlives the record it came from.
-            if (!this.tainted) store(el, { ...m, seq: currentSeq(), generation: this.view.generation, tape: this.tape, out, start, end: this.log.length, depStart, depEnd: this.deps.length });
+            // Kept again on this walk's record (checked just now), so it outlives the record it came from; so are the
+            // memos inside it, found through the move when their own record is let go.
+            if (!this.tainted) {
+              const seq = currentSeq();
+              noteMove(m, this.tape, start, depStart, out, seq, this.view.generation, this.view.shape);
+              store(el, { ...m, seq, generation: this.view.generation, shape: this.view.shape, tape: this.tape, out, start, end: this.log.length, depStart, depEnd: this.deps.length });
+            }
             return;
           }
         }
         // Below the frames the element's walk pushes: popped once all of it is done.
-        this.stack.push({ k: 'memo', el, key, out, start: this.log.length, depStart: this.deps.length, seq: currentSeq(), generation: this.view.generation, visited: this.visited, nodes: this.nodes, chars: this.chars, dropped: this.dropped, kept: this.unkept });
+        this.stack.push({ k: 'memo', el, key, out, start: this.log.length, depStart: this.deps.length, seq: currentSeq(), generation: this.view.generation, shape: this.view.shape, visited: this.visited, nodes: this.nodes, chars: this.chars, dropped: this.dropped, kept: this.unkept, shifting: this.shifting, fixed: this.fixed });
       }
       this.element(el, ctx, out);
     }
@@ -498,6 +578,42 @@ export class Walker {
   }
 
   /**
+   * Whether `el` is positioned otherwise than static or relative ({@link PLAIN_POSITIONS}), counting a fixed or sticky
+   * one. Its position is read when the style sheets may position boxes, its `style` attribute may, or the browser's own
+   * sheet may; otherwise nothing can.
+   */
+  private positioned(el: Element, style: CSSStyleDeclaration): boolean {
+    if (!this.positions && !positionedByBrowser(el) && !INLINE_POSITION.test(el.getAttribute('style') ?? '')) return false;
+    const position = style.position;
+    if (position === 'fixed' || position === 'sticky') this.fixed++;
+    return !PLAIN_POSITIONS.has(position);
+  }
+
+  /**
+   * Notes a subtree the walk does not enter though the browser may render it: what it holds is looked at for what
+   * moves boxes when the window scrolls (fixed, sticky, `content-visibility: auto`, a shadow tree, a drawing), up to
+   * {@link SKIPPED_SCAN} elements; past that, or when one is found, no whole walk of this document can tell that none
+   * moves (./changes.ts steady).
+   */
+  private skipping(el: Element): void {
+    if (this.cache.style(el).display === 'none') return;
+    const inside = el.getElementsByTagName('*');
+    if (inside.length > SKIPPED_SCAN) {
+      this.shifting++;
+      return;
+    }
+    for (const e of [el, ...Array.from(inside)]) {
+      const style = this.cache.style(e);
+      if (style.display === 'none') continue;
+      if (this.cache.shadow(e) || e.localName === 'foreignObject' || (style.display !== 'inline' && style.contentVisibility === 'auto')) {
+        this.shifting++;
+        return;
+      }
+      this.positioned(e, style);
+    }
+  }
+
+  /**
    * Whether the browser skips rendering `el`'s content (`content-visibility: hidden`, which `hidden="until-found"`
    * also sets: https://drafts.csswg.org/css-contain-2/#content-visibility). The browser is asked through
    * `checkVisibility()` on the first element child (https://drafts.csswg.org/cssom-view/#dom-element-checkvisibility);
@@ -513,7 +629,11 @@ export class Walker {
   private element(el: Element, ctx: Ctx, out: Builder): void {
     this.visited++;
     const tag = el.localName;
-    if (SKIP_TAGS.has(tag)) return;
+    if (SKIP_TAGS.has(tag)) {
+      // Some render when a page says so (noscript content without scripting, a style element shown).
+      this.skipping(el);
+      return;
+    }
     if (tag === 'input' || tag === 'select' || tag === 'textarea') noteControl(el);
     // A custom element may take its role and states from internals the page sets with no mutation.
     if (tag.includes('-')) this.unkept++;
@@ -522,18 +642,24 @@ export class Walker {
       return;
     }
     // https://www.w3.org/TR/wai-aria-1.2/#aria-hidden and https://html.spec.whatwg.org/multipage/interaction.html#the-inert-attribute
-    if (el.getAttribute('aria-hidden') === 'true' || el.hasAttribute('inert')) return;
+    if (el.getAttribute('aria-hidden') === 'true' || el.hasAttribute('inert')) {
+      this.skipping(el);
+      return;
+    }
     if (this.redactor.matchesUser(el)) {
+      this.skipping(el);
       this.push(out, { role: 'redacted' }, ctx.depth);
       return;
     }
     const style = this.cache.style(el);
     const display = style.display;
     if (display === 'none') return;
+    if (display !== 'inline' && display !== 'contents' && style.contentVisibility === 'auto') this.shifting++;
     this.noteRefs(el);
     const visible = style.visibility === 'visible';
     const block = display !== 'contents' && !display.startsWith('inline') && display !== 'ruby';
     const transparent = ctx.transparent || style.opacity === '0';
+    const pinned = this.positioned(el, style) || ctx.pinned;
     let clip = ctx.clip;
     /** The bounding box, when the overflow check needed it (handed on to the usability check). */
     let rect: DOMRect | undefined;
@@ -542,7 +668,7 @@ export class Walker {
       const ox = style.overflowX, oy = style.overflowY;
       if (ox !== 'visible' || oy !== 'visible') {
         const r = (rect = el.getBoundingClientRect());
-        this.log.push({ t: 'rect', el, r, sx: this.view.scrollX, sy: this.view.scrollY });
+        this.log.push({ t: 'rect', el, r, sx: this.view.scrollX, sy: this.view.scrollY, pinned });
         // Zero-size boxes that clip their content show nothing.
         if ((r.width === 0 || r.height === 0) && ox !== 'visible' && oy !== 'visible') return;
         if (ox === 'hidden' || ox === 'clip' || oy === 'hidden' || oy === 'clip') {
@@ -581,7 +707,7 @@ export class Walker {
       }
     }
     if (tag === 'label' && visible) {
-      const replaced = this.hiddenControlOfLabel(el as HTMLLabelElement, ctx);
+      const replaced = this.hiddenControlOfLabel(el as HTMLLabelElement, ctx, pinned);
       if (replaced) {
         this.push(out, replaced, ctx.depth);
         return;
@@ -613,6 +739,8 @@ export class Walker {
       const name = collapseWhitespace(this.cache.name(el, true));
       // The parts of a drawing that act as controls (a chart's legend buttons, a map's regions), unless the whole
       // drawing is one control or sits inside one.
+      // Its content is not walked: HTML in a foreignObject could be anything.
+      if (tag === 'svg' && el.querySelector('foreignObject') !== null) this.shifting++;
       const parts = tag === 'svg' && !act && !ctx.inAct ? this.svgControls(el, ctx, inert) : [];
       if (!name && tag !== 'canvas' && !act) {
         for (const p of parts) this.push(out, p, ctx.depth);
@@ -620,7 +748,7 @@ export class Walker {
       }
       const node: SnapNode = { role: tag === 'canvas' ? 'canvas' : act ? role ?? 'img' : 'img', handle: this.handle(el) };
       if (name) node.name = cap(name, this.flags.nameLimit);
-      if (act) this.markAct(el, node, ctx.transparent, ctx.clip, rect, inert);
+      if (act) this.markAct(el, node, ctx.transparent, ctx.clip, rect, inert, pinned);
       if (draggable) node.states = [...(node.states ?? []), 'draggable'];
       if (parts.length) node.children = parts;
       this.nodes++;
@@ -634,7 +762,7 @@ export class Walker {
       // A label's text names its control (https://html.spec.whatwg.org/multipage/forms.html#the-label-element).
       const control = tag === 'label' ? (el as HTMLLabelElement).control : null;
       const mute = ctx.mute || (control !== null && this.cache.style(control).display !== 'none');
-      const inner: Ctx = { visible, transparent, clip, parent: style, inAct: ctx.inAct, depth: ctx.depth, mute, inModal: ctx.inModal };
+      const inner: Ctx = { visible, transparent, clip, parent: style, inAct: ctx.inAct, depth: ctx.depth, mute, inModal: ctx.inModal, pinned };
       if (block) out.break();
       this.stack.push({ k: 'wrap', out, block });
       this.content(el, inner, out);
@@ -663,7 +791,7 @@ export class Walker {
     if (act) {
       node.act = 1;
       // Its own overflow clips its content, not its own box: judge it by its ancestors' clip.
-      for (const st of this.usable(el, ctx.transparent, ctx.clip, true, rect)) states.push(st);
+      for (const st of this.usable(el, ctx.transparent, ctx.clip, true, pinned, rect)) states.push(st);
       for (const st of this.flags.inherit ?? []) if (!states.includes(st)) states.push(st);
     }
     if (draggable) states.push('draggable');
@@ -693,7 +821,7 @@ export class Walker {
     const nameMayDrop = node.name !== undefined && !act && NAME_FROM_CONTENT.has(role!) && !el.hasAttribute('aria-label') && !el.hasAttribute('aria-labelledby');
     const open = new OpenNode(node, el, out, block, deep, nameMayDrop, this.flags.textLimit);
     open.kids.log = this.log;
-    const inner: Ctx = { visible, transparent, clip, parent: style, inAct: ctx.inAct || act, depth: deep ? ctx.depth : ctx.depth + 1, mute: ctx.mute, inModal: ctx.inModal || modal };
+    const inner: Ctx = { visible, transparent, clip, parent: style, inAct: ctx.inAct || act, depth: deep ? ctx.depth : ctx.depth + 1, mute: ctx.mute, inModal: ctx.inModal || modal, pinned };
     if (!deep) this.openChild.set(out, open);
     this.stack.push({ k: 'node', open });
     this.content(el, inner, deep ? out : open.kids);
@@ -743,7 +871,7 @@ export class Walker {
    * A native checkbox or radio hidden with display:none or visibility:hidden behind a styled label (a "switch") is
    * still operable through its label: show the control, with its handle, where the label is.
    */
-  private hiddenControlOfLabel(label: HTMLLabelElement, ctx: Ctx): SnapNode | undefined {
+  private hiddenControlOfLabel(label: HTMLLabelElement, ctx: Ctx, pinned: boolean): SnapNode | undefined {
     const control = label.control;
     if (!(control instanceof HTMLInputElement) || (control.type !== 'checkbox' && control.type !== 'radio')) return undefined;
     const cs = this.cache.style(control);
@@ -755,7 +883,7 @@ export class Walker {
     const states = controlStates(control, role, this.focused, isSecretField(control));
     // Its checkedness shows on this line: a later change of it must void the reading, as for a control read itself.
     noteControl(control);
-    for (const st of this.usable(label, ctx.transparent, ctx.clip, false)) states.push(st);
+    for (const st of this.usable(label, ctx.transparent, ctx.clip, false, pinned)) states.push(st);
     for (const st of this.flags.inherit ?? []) if (!states.includes(st)) states.push(st);
     if (this.flags.inert === true || (this.env.modal && !ctx.inModal)) states.push('inert');
     if (states.length) node.states = states;
@@ -819,16 +947,17 @@ export class Walker {
       const node: SnapNode = { role, handle: this.handle(el) };
       const name = collapseWhitespace(this.cache.name(el, true)) || collapseWhitespace(svgTitle(el));
       if (name) node.name = cap(name, this.flags.nameLimit);
-      this.markAct(el, node, ctx.transparent, ctx.clip, undefined, inert);
+      // Inside a drawing (an HTML element in a foreignObject among them) whose positions the walk did not read: pinned.
+      this.markAct(el, node, ctx.transparent, ctx.clip, undefined, inert, true);
       this.nodes++;
       out.push(node);
     }
     return out;
   }
 
-  private markAct(el: Element, node: SnapNode, transparent: boolean, clip: Clip | undefined, rect: DOMRect | undefined, inert: boolean): void {
+  private markAct(el: Element, node: SnapNode, transparent: boolean, clip: Clip | undefined, rect: DOMRect | undefined, inert: boolean, pinned: boolean): void {
     node.act = 1;
-    const states = this.usable(el, transparent, clip, false, rect);
+    const states = this.usable(el, transparent, clip, false, pinned, rect);
     for (const st of this.flags.inherit ?? []) if (!states.includes(st)) states.push(st);
     if (inert) states.push('inert');
     if (states.length) node.states = [...(node.states ?? []), ...states];
@@ -856,6 +985,14 @@ function lineEstimate(n: SnapNode): number {
   if (n.handle) c += n.handle.length + 2;
   if (n.states) c += n.states.length * 8;
   return c;
+}
+
+/**
+ * Whether `box`, read in viewport coordinates and moved by (`dx`, `dy`), lies outside `view`'s viewport by more than a
+ * pixel (so a usability check would not come to a hit test: ./geometry.ts).
+ */
+function outside(box: DOMRect, dx: number, dy: number, view: View): boolean {
+  return box.right + dx <= -1 || box.bottom + dy <= -1 || box.left + dx >= view.width + 1 || box.top + dy >= view.height + 1;
 }
 
 function intersect(a: Clip | undefined, b: Clip): Clip {
