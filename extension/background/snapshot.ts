@@ -264,7 +264,7 @@ async function page(k: Kept, budget: number, deadline: number, notes: string[], 
 function leavingNote(tab: number): string | undefined {
   const ms = navigationUnderWay(tab);
   if (ms === undefined) return undefined;
-  return `note: the tab is loading another page (for ${(ms / 1000).toFixed(1)} s): this outline is of the page it still shows, which it leaves when that one arrives; wait_for what you need, or snapshot again`;
+  return `note: the tab is loading another page (for ${ms < 10_000 ? 'a few seconds' : `${Math.floor(ms / 10_000) * 10} s and more`}): this outline is of the page it still shows, which it leaves when that one arrives; wait_for what you need, or snapshot again`;
 }
 
 /**

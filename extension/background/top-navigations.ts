@@ -13,9 +13,11 @@ chrome.webNavigation.onBeforeNavigate.addListener((d) => {
 const settled = (d: { tabId: number; frameId: number }) => {
   if (d.frameId === 0) underWay.delete(d.tabId);
 };
-// A navigation that ends as a download, or is stopped, fails (`onErrorOccurred`): it is settled too.
+// A navigation that ends as a download, or is stopped, fails (`onErrorOccurred`): it is settled too. A top document
+// that reaches DOMContentLoaded later settles whatever was noted before it, should an event have been missed.
 chrome.webNavigation.onCommitted.addListener(settled);
 chrome.webNavigation.onErrorOccurred.addListener(settled);
+chrome.webNavigation.onDOMContentLoaded.addListener(settled);
 chrome.tabs.onRemoved.addListener((tab) => underWay.delete(tab));
 
 /** How long the navigation of `tab`'s top frame under way has been going, ms; undefined when none is. */
