@@ -619,8 +619,8 @@ export class Walker {
    * `checkVisibility()` on the first element child (https://drafts.csswg.org/cssom-view/#dom-element-checkvisibility);
    * text alone in a skipped element is skipped with it.
    */
-  private skipsContent(el: Element, style: CSSStyleDeclaration): boolean {
-    if (style.contentVisibility !== 'hidden') return false;
+  private skipsContent(el: Element, contentVisibility: string | undefined): boolean {
+    if (contentVisibility !== 'hidden') return false;
     const first = el.firstElementChild ?? this.cache.shadow(el)?.firstElementChild;
     if (!first || typeof (first as Element & { checkVisibility?: unknown }).checkVisibility !== 'function') return true;
     return !first.checkVisibility();
@@ -654,7 +654,9 @@ export class Walker {
     const style = this.cache.style(el);
     const display = style.display;
     if (display === 'none') return;
-    if (display !== 'inline' && display !== 'contents' && style.contentVisibility === 'auto') this.shifting++;
+    // Read once (each read of a computed value costs), for what moves boxes and what is skipped (`hidden`).
+    const contentVisibility = display !== 'inline' && display !== 'contents' ? style.contentVisibility : undefined;
+    if (contentVisibility === 'auto') this.shifting++;
     this.noteRefs(el);
     const visible = style.visibility === 'visible';
     const block = display !== 'contents' && !display.startsWith('inline') && display !== 'ruby';
@@ -681,7 +683,7 @@ export class Walker {
       return;
     }
     /** The browser renders none of the content (the element's own box still shows). */
-    const skipped = block && this.skipsContent(el, style);
+    const skipped = block && this.skipsContent(el, contentVisibility);
 
     let role = visible ? this.cache.role(el) : null;
     /** The role as computed (the walker may call an element a textbox or clickable instead). */
