@@ -7,7 +7,6 @@ import { defineConfig } from 'vitest/config';
  * the `waits` project; every other file is the `work` project. `npx vitest run` runs both, one file at a time; `npm
  * test` (scripts/test.sh) runs the two projects in two runners side by side, so these waits overlap the rest of the
  * suite instead of adding to it. Each project still runs one file at a time, so at most two browsers run at once.
- * The two randomized reuse files join them to even the runners out.
  */
 export const WAITING_FILES = [
   'test/e2e/clients-timeouts.test.ts',
@@ -18,9 +17,6 @@ export const WAITING_FILES = [
   'test/e2e/consent-app.test.ts',
   'test/e2e/leases.test.ts',
   'test/e2e/restart.test.ts',
-  // Not waiting, but long (about 70 s each) and self-contained: the second runner has room for them.
-  'test/e2e/snapshot-reuse-chromium.test.ts',
-  'test/e2e/snapshot-reuse-firefox.test.ts',
 ];
 
 export default defineConfig({
