@@ -4,6 +4,7 @@
 // (broker/mcp/tools/bridge.ts).
 import { BRIDGE_LIMITS, type BridgeMessage, type BridgeRead } from '../../shared/bridge.js';
 import { errorData, OrielError } from '../../shared/errors.js';
+import { ENDED_BY_USER } from './sessions.js';
 
 /** One stored message and its size (bytes of its JSON text). */
 interface Stored {
@@ -130,7 +131,7 @@ export class BridgeBuffers {
   }
 
   /** Forgets the streams of sessions that ended (`why`, in words); their waiting readers fail with `session_gone`. */
-  end(sessions: string[], why = 'the user unshared or closed the tab'): void {
+  end(sessions: string[], why = ENDED_BY_USER): void {
     for (const id of sessions) {
       const stream = this.streams.get(id);
       if (!stream) continue;

@@ -6,6 +6,7 @@
 import { errorData, OrielError } from '../../shared/errors.js';
 import { remainingMs, type Caller } from '../../shared/call.js';
 import { LeaseTable, type Lease, type LeaseEnd } from './leases.js';
+import { ENDED_BY_USER } from './sessions.js';
 
 /** Most calls queued or running on one session. */
 export const MAX_QUEUE_DEPTH = 64;
@@ -221,7 +222,7 @@ export class Scheduler {
   }
 
   /** A session ended (`why`, in words for the agent): its lease ends and its waiting calls fail with `session_gone`. */
-  sessionEnded(session: string, why = 'the user unshared or closed the tab'): void {
+  sessionEnded(session: string, why = ENDED_BY_USER): void {
     const lane = this.lanes.get(session);
     for (const entry of lane?.waiting.splice(0) ?? []) {
       entry.fail(new OrielError(errorData('session_gone', `Session ${session} ended before "${entry.ticket.label}" ran: ${why}.`)));
