@@ -178,7 +178,12 @@ describe.each(BROWSERS)('redaction as non-interference in %s', (kind) => {
     await call('type card', 'type', { selector: '[name=cc]', text: '4000000000000002' });
     const pay = await call('click Pay', 'click', { selector: 'form button' });
     expect(pay.structured.navigation_started, pay.text).toBe(true);
-    await until(async () => (await t.rig.browser.pages()).some((p) => p.url().includes('otp=')) || undefined, 10_000, 'the form to submit');
+    // Parsed to the end before the first snapshot of it: a walk during parsing sees the frame before the wallet's shadow
+    // root (its script comes after the frame), and the handles it gives would number them in another order.
+    await until(async () => {
+      const submitted = (await t.rig.browser.pages()).find((p) => p.url().includes('otp='));
+      return (submitted && (await submitted.evaluate(() => document.readyState).catch(() => 'loading')) !== 'loading') || undefined;
+    }, 10_000, 'the form to submit and its page to be parsed');
     await until(async () => {
       const r = await full(t.legacy, 'snapshot', {});
       return (!r.isError && r.text.includes('otp=')) || undefined;
