@@ -47,6 +47,13 @@ describe.each(BROWSERS)('click in %s', (kind) => {
     await t.page.waitForFunction(() => location.pathname.endsWith('/target.html'));
   });
 
+  it('reports a navigation that a click handler starts from script, on an element that is no link', async () => {
+    await t.load('click.html?scripted');
+    const scripted = await t.tool('click', { selector: '#scripted' });
+    expect(scripted.structured, scripted.text).toMatchObject({ dispatched: true, navigation_started: true });
+    await t.page.waitForFunction(() => location.search === '?scripted' && location.pathname.endsWith('/target.html'));
+  });
+
   it('names what covers the target: not_actionable covered by div#overlay "Cookie banner"', async () => {
     const r = await t.tool('click', { handle: await t.handle('#covered'), timeout_ms: 300 });
     expect(r.error?.code).toBe('not_actionable');
