@@ -1,12 +1,13 @@
 // Builds everything: the extension for Chromium and Firefox — unpacked in dist/chrome and dist/firefox (development and
 // tests), and the store uploads dist/oriel-chrome.zip and dist/oriel-firefox.zip — and the broker CLI bundle
-// (dist/broker/oriel.mjs, its dependencies bundled in, their licenses beside it in THIRD-PARTY-LICENSES.txt).
+// (dist/broker/oriel.mjs and the chunks it loads on demand in dist/broker/chunks/, its dependencies bundled in, their
+// licenses beside it in THIRD-PARTY-LICENSES.txt).
 // Usage: npm run build [-- --only broker|extension]. Checked by test/unit/store-package.test.ts and
 // test/e2e/package.test.ts (the npm package made of these files).
 import { build as esbuild } from 'esbuild';
 import { build as viteBuild } from 'vite';
 import { zipSync } from 'fflate';
-import { readdirSync, readFileSync, statSync, writeFileSync, chmodSync, mkdirSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync, chmodSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -42,10 +43,16 @@ async function buildExtension(browser: 'chrome' | 'firefox'): Promise<void> {
 
 async function buildBroker(): Promise<void> {
   const outfile = path.join(root, 'dist/broker/oriel.mjs');
+  rmSync(path.dirname(outfile), { recursive: true, force: true });
   mkdirSync(path.dirname(outfile), { recursive: true });
   const result = await esbuild({
-    entryPoints: [path.join(root, 'broker/cli/main.ts')],
-    outfile,
+    entryPoints: { oriel: path.join(root, 'broker/cli/main.ts') },
+    outdir: path.dirname(outfile),
+    outExtension: { '.js': '.mjs' },
+    // What only some commands need (pdf.js, for PDF tabs: 3.5 MB of source) lives in chunks loaded when first used,
+    // so every process Oriel starts — the native host, the hub, `oriel mcp` — parses half as much before it works.
+    splitting: true,
+    chunkNames: 'chunks/[name]-[hash]',
     bundle: true,
     platform: 'node',
     format: 'esm',

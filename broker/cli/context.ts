@@ -35,12 +35,15 @@ export function hostOs(platform: NodeJS.Platform = process.platform): HostOs {
 }
 
 /**
- * Absolute path of the running CLI bundle. Inside the bundle `import.meta.url` is the bundle itself; otherwise
- * (a source run) the script Node was started with. Symlinks (npm's `bin` links) are resolved.
+ * Absolute path of the running CLI bundle. Inside the build this module is one of the chunks the bundle loads on
+ * demand (`<dist>/broker/chunks/*.mjs`, scripts/build.ts), so the bundle is `../oriel.mjs` from it; otherwise (a
+ * source run) it is the script Node was started with. Symlinks (npm's `bin` links) are resolved.
  */
 export function resolveCliPath(argv1: string | undefined = process.argv[1]): string {
   const self = fileURLToPath(import.meta.url);
-  const candidate = /\.(?:mjs|cjs|js)$/.test(self) ? self : argv1 ? path.resolve(argv1) : self;
+  const built = /\.(?:mjs|cjs|js)$/.test(self);
+  const bundle = built && path.basename(path.dirname(self)) === 'chunks' ? path.join(path.dirname(self), '..', 'oriel.mjs') : self;
+  const candidate = built ? bundle : argv1 ? path.resolve(argv1) : self;
   try {
     return realpathSync(candidate);
   } catch {

@@ -1,16 +1,16 @@
 #!/usr/bin/env node
 // The `oriel` command line: relays (mcp, native-host), the hub, `serve --http`, and the setup commands from setup.ts.
 import { Command } from 'commander';
-import { runHub } from '../hub/server.js';
-import { runMcpRelay } from '../mcp/relay.js';
-import { TOOLS } from '../mcp/tools/index.js';
-import { DEFAULT_TOOL_SET, resolveToolSet, setNames } from '../mcp/tools/sets.js';
-import { runNativeHost } from '../native-host/relay.js';
+import { DEFAULT_TOOL_SET, setNames } from '../mcp/tools/sets.js';
 import { SERVER_VERSION } from '../common/version.js';
-import { serveClient } from '../mcp/connection.js';
-import { registerSetupCommands } from './setup.js';
-import { startHttpServer, DEFAULT_HTTP_PORT } from '../mcp/http.js';
-import { runServe, ServeRefused } from './serve.js';
+import { DEFAULT_HTTP_PORT } from '../mcp/http-port.js';
+
+// The browser starts `oriel native-host` and every MCP client starts `oriel mcp`, often: those relays load only what
+// they use (each command's module is imported when it runs), so they answer in a fraction of the time the whole CLI
+// (the hub's MCP server, the setup commands) takes to load.
+
+/** The commands other programs start (the browser, MCP clients, a relay starting the hub): no setup command needed. */
+const RELAYS = new Set(['mcp', 'native-host', 'hub']);
 
 const program = new Command('oriel')
   .description('Let MCP agents work in the browser tabs you share.')
@@ -22,14 +22,19 @@ program
   .description('stdio MCP endpoint for an agent (what MCP clients run); starts the hub if needed')
   .option('--tools <list>', `tools to serve: sets (${setNames().join(', ')}) and tool names, comma-separated`, DEFAULT_TOOL_SET)
   .action(async (opts: { tools: string }) => {
-    let tools: string[];
-    try {
-      tools = resolveToolSet(opts.tools, TOOLS.map((t) => t.name));
-    } catch (err) {
-      process.stderr.write(`oriel mcp: ${err instanceof Error ? err.message : String(err)}\n`);
-      process.exit(2);
+    let tools: string[] | undefined;
+    if (opts.tools !== DEFAULT_TOOL_SET) {
+      const [{ TOOLS }, { resolveToolSet }] = await Promise.all([import('../mcp/tools/index.js'), import('../mcp/tools/sets.js')]);
+      try {
+        tools = resolveToolSet(opts.tools, TOOLS.map((t) => t.name));
+      } catch (err) {
+        process.stderr.write(`oriel mcp: ${err instanceof Error ? err.message : String(err)}\n`);
+        process.exit(2);
+      }
+      if (tools.length === TOOLS.length) tools = undefined;
     }
-    await runMcpRelay(tools.length === TOOLS.length ? {} : { tools });
+    const { runMcpRelay } = await import('../mcp/relay.js');
+    await runMcpRelay(tools ? { tools } : {});
   });
 
 program
@@ -40,6 +45,7 @@ program
   .allowUnknownOption(true)
   .action(async (browserArgs: string[], opts: { allowedIds: string }) => {
     const ids = opts.allowedIds.split(',').filter(Boolean);
+    const { runNativeHost } = await import('../native-host/relay.js');
     await runNativeHost(ids, browserArgs);
   });
 
@@ -48,6 +54,7 @@ program
   .description('run the per-user hub in the foreground (normally started on demand)')
   .option('--idle-ms <ms>', 'exit after this long with no browser and no client')
   .action(async (opts: { idleMs?: string }) => {
+    const [{ runHub }, { serveClient }, { startHttpServer }] = await Promise.all([import('../hub/server.js'), import('../mcp/connection.js'), import('../mcp/http.js')]);
     await runHub({ serveClient, startHttp: startHttpServer, ...(opts.idleMs && { idleMs: Number(opts.idleMs) }) });
     process.exit(0);
   });
@@ -59,6 +66,7 @@ program
   .option('--port <port>', 'TCP port (0 picks a free one)', String(DEFAULT_HTTP_PORT))
   .option('--host <host>', 'loopback address to bind: 127.0.0.1, ::1 or localhost', '127.0.0.1')
   .action(async (opts: { http?: boolean; port: string; host: string }) => {
+    const { runServe, ServeRefused } = await import('./serve.js');
     try {
       process.exit(await runServe(opts));
     } catch (err) {
@@ -68,7 +76,8 @@ program
     }
   });
 
-registerSetupCommands(program);
+// The setup commands (install, status, doctor, config, …) and their help, for every other command line.
+if (!RELAYS.has(process.argv[2] ?? '')) (await import('./setup.js')).registerSetupCommands(program);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   process.stderr.write(`oriel: ${err instanceof Error ? err.message : String(err)}\n`);

@@ -6,7 +6,7 @@ import { runtimeDirIssue, type OrielDirs } from '../common/paths.js';
 import { BROWSER_NAMES, type BrowserName } from './browsers.js';
 import { ASK_IN_APP_NOTE, clientConfig, clientHttpConfig, hubLocationEnv, MCP_CLIENTS, type McpClient } from './client-config.js';
 import { httpToken, httpTokenPath } from '../common/http-token.js';
-import { DEFAULT_HTTP_PORT, MCP_PATH } from '../mcp/http.js';
+import { DEFAULT_HTTP_PORT, MCP_PATH } from '../mcp/http-port.js';
 import { TOOLS } from '../mcp/tools/index.js';
 import { resolveToolSet, setNames, TOOL_SETS } from '../mcp/tools/sets.js';
 import { currentContext, SetupError, type SetupContext } from './context.js';

@@ -9,7 +9,8 @@ import type { Hub } from '../hub/hub.js';
 import { logger } from '../common/log.js';
 import type { createMcpServer } from './server.js';
 import { serverForClient } from './context.js';
-import { checkLine, LineSplitter, MAX_LINE_BYTES, oversizedError } from './lines.js';
+import { LineSplitter, MAX_LINE_BYTES, oversizedError } from './lines.js';
+import { checkLine } from './line-check.js';
 
 const log = logger('mcp');
 

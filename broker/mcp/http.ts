@@ -29,13 +29,10 @@ import { SessionBook } from './http-sessions.js';
 import { malformedTarget } from './http-target.js';
 import { makeToolContext, serverForClient } from './context.js';
 import { readResult } from './resources.js';
+import { MCP_PATH } from './http-port.js';
 
 const log = logger('http');
 
-/** The port `oriel serve --http` and `oriel config --http` use unless told otherwise. */
-export const DEFAULT_HTTP_PORT = 47_823;
-/** The one path MCP is served on. */
-export const MCP_PATH = '/mcp';
 /** Most 2025-era sessions open at once; at the cap a new one replaces the one idle longest without an open stream. */
 const MAX_SESSIONS = 128;
 /** A 2025-era session without requests and without an open stream this long ends (its client's leases with it), ms. */

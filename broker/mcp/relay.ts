@@ -7,7 +7,7 @@ import { connectHub } from '../hub/spawn.js';
 import { logger } from '../common/log.js';
 import { errorData } from '../../shared/errors.js';
 import { LineSplitter, oversizedReply } from './lines.js';
-import { errorText } from './server.js';
+import { errorText } from './error-text.js';
 
 const log = logger('mcp-relay');
 type Id = string | number;

@@ -8,7 +8,7 @@ import { errorData, toErrorData, type ErrorData } from '../../shared/errors.js';
 import type { ToolContext, ToolDefinition, ToolOutput } from './tools/types.js';
 import { TOOLS } from './tools/index.js';
 import { boundText } from './bounds.js';
-import { escapeBare } from '../../shared/snapshot/escape.js';
+import { errorText } from './error-text.js';
 import { commonArgs } from './tools/define.js';
 import type { CallTarget } from './call-target.js';
 import { SERVER_VERSION } from '../common/version.js';
@@ -30,14 +30,6 @@ export { COMMON_ARGS };
 function advertiseOnly(schema: z.ZodObject) {
   const std = schema['~standard'];
   return { '~standard': { ...std, validate: (value: unknown) => ({ value }) } } as unknown as z.ZodObject;
-}
-
-/**
- * Renders an error for the model: code, message and what to do next. Messages can carry page text (a page's
- * exception, a title), so line breaks and bidi controls in them are escaped and cannot forge a `Next:` line.
- */
-export function errorText(e: ErrorData): string {
-  return `Error ${e.code}: ${escapeBare(e.message)}${e.next ? `\nNext: ${escapeBare(e.next)}` : ''}`;
 }
 
 function errorResult(e: ErrorData) {

@@ -59,7 +59,9 @@ describe('the npm package', () => {
     }
     // No sources, tests or source maps of the checkout.
     expect(readdirSync(installed).sort()).toStrictEqual(['README.md', 'dist', 'docs', 'package.json']);
-    expect(readdirSync(path.join(installed, 'dist', 'broker')).sort()).toStrictEqual(['THIRD-PARTY-LICENSES.txt', 'oriel.mjs']);
+    expect(readdirSync(path.join(installed, 'dist', 'broker')).sort()).toStrictEqual(['THIRD-PARTY-LICENSES.txt', 'chunks', 'oriel.mjs']);
+    // The code the CLI loads when a command first needs it, and no source maps.
+    expect(readdirSync(path.join(installed, 'dist', 'broker', 'chunks')).filter((n) => !n.endsWith('.mjs'))).toStrictEqual([]);
     // The CLI writes its own messages (help, version) to stderr: stdout of `oriel mcp` is the protocol's.
     const version = spawnSync(bin, ['--version'], { cwd: work, encoding: 'utf8' });
     expect([version.status, version.stderr.trim()]).toStrictEqual([0, source.version]);

@@ -6,7 +6,7 @@ import { listedInputSchema, SHARED_ARGUMENTS } from '../../broker/mcp/listing.js
 import { dialogNote } from '../../broker/mcp/tools/dialogs.js';
 import { NavigateArgs } from '../../shared/ops.js';
 import { openDialogError } from '../../shared/open-dialog.js';
-import { errorText } from '../../broker/mcp/server.js';
+import { errorText } from '../../broker/mcp/error-text.js';
 
 describe('dialog arguments', () => {
   it('navigate takes close and the dialog arguments, and refuses answers it does not know', () => {

@@ -2,7 +2,8 @@
 // whole and in order, the size bound counts bytes (not characters), an oversized line is reported once with its
 // request id when it can be read, and every line that is not a JSON-RPC message gets the error a client expects.
 import { describe, expect, it } from 'vitest';
-import { checkLine, LineSplitter, oversizedReply, type LineItem } from '../../broker/mcp/lines.js';
+import { LineSplitter, oversizedReply, type LineItem } from '../../broker/mcp/lines.js';
+import { checkLine } from '../../broker/mcp/line-check.js';
 
 const buf = (s: string) => Buffer.from(s, 'utf8');
 
