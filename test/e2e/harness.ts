@@ -1,7 +1,7 @@
 // End-to-end harness: a real browser (Chromium or Firefox) with the built extension, the native host installed by
 // `oriel install` into a temporary profile, a private hub, fixture pages over local HTTP, and official MCP clients.
-import { mkdirSync, mkdtempSync, rmSync, existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, openSync, closeSync, realpathSync, renameSync, rmSync, existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,6 +23,35 @@ export type BrowserKind = 'chromium' | 'firefox';
 export const BROWSERS: BrowserKind[] = (process.env.ORIEL_TEST_BROWSERS ?? 'chromium,firefox').split(',').filter(Boolean) as BrowserKind[];
 /** Fixed moz-extension UUID so tests can open the Firefox build's pages. */
 const FIREFOX_UUID = '6f1c2a0e-0b7d-4a55-9c1e-0a11e0e1a0e1';
+
+const FIREFOX = '/usr/bin/firefox-esr';
+
+/**
+ * A Firefox profile folder Firefox has started on once (made at most once per Firefox build, shared by every test
+ * file): Firefox's first start on an empty profile builds its databases, about 1.4 s of every rig's launch here. Each
+ * rig starts from a copy of it ({@link firefoxProfile}); what the rig sets (prefs, the extension) it sets as before.
+ */
+async function firefoxProfileTemplate(): Promise<string> {
+  const build = statSync(realpathSync(FIREFOX));
+  const dir = path.join(os.tmpdir(), `oriel-firefox-profile-${build.size}-${Math.round(build.mtimeMs)}`);
+  if (existsSync(path.join(dir, 'prefs.js'))) return dir;
+  const making = mkdtempSync(`${dir}-making-`);
+  const b = await puppeteer.launch({ browser: 'firefox', protocol: 'webDriverBiDi', executablePath: FIREFOX, headless: true, userDataDir: making, args: ['--remote-allow-system-access'] });
+  await b.close();
+  try {
+    renameSync(making, dir);
+  } catch {
+    // Another test runner made it meanwhile.
+    rmSync(making, { recursive: true, force: true });
+  }
+  return dir;
+}
+
+/** Fills the empty folder `profile` with a copy of the started-once profile, without its lock or its last session. */
+async function firefoxProfile(profile: string): Promise<void> {
+  cpSync(await firefoxProfileTemplate(), profile, { recursive: true, verbatimSymlinks: true });
+  for (const name of ['lock', '.parentlock', 'sessionstore.jsonlz4', 'sessionstore-backups', 'user.js']) rmSync(path.join(profile, name), { recursive: true, force: true });
+}
 
 /** Serves `dir` over HTTP on 127.0.0.1 with an ephemeral port. Extra routes may answer first. */
 export async function serveFixtures(
@@ -207,10 +236,11 @@ export async function launchRig(
       await b.waitForTarget((t) => t.type() === 'service_worker' && t.url().startsWith(`chrome-extension://${CHROMIUM_EXTENSION_ID}/`), { timeout: SIGNAL_TIMEOUT_MS });
       return b;
     }
+    if (!existsSync(path.join(profile, 'prefs.js'))) await firefoxProfile(profile);
     const b = await puppeteer.launch({
       browser: 'firefox',
       protocol: 'webDriverBiDi',
-      executablePath: '/usr/bin/firefox-esr',
+      executablePath: FIREFOX,
       headless: true,
       userDataDir: profile,
       env,
@@ -234,6 +264,16 @@ export async function launchRig(
     await b.installExtension(extensionDir);
     return b;
   };
+  // The hub starts while the browser does, as the first relay to find none would start it (broker/hub/spawn.ts: same
+  // command, environment and log): otherwise the browser's native host and the first client each start one and wait
+  // for it, a second or two of every rig on a loaded machine. Not for another Oriel, nor where the environment leaves
+  // the hub's folders to be derived (what a test of those may look at).
+  if (!oriel && env.ORIEL_DATA_DIR && env.ORIEL_RUNTIME_DIR) {
+    mkdirSync(env.ORIEL_DATA_DIR, { recursive: true });
+    const log = openSync(path.join(env.ORIEL_DATA_DIR, 'hub.log'), 'a', 0o600);
+    spawn(program!, [...lead, 'hub'], { env, cwd: tmp, detached: true, stdio: ['ignore', 'ignore', log] }).unref();
+    closeSync(log);
+  }
   let browser = await startBrowser();
 
   const clients: Client[] = [];
