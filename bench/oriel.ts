@@ -54,7 +54,10 @@ export interface OrielPageResult {
 }
 
 export interface OrielLatency {
+  /** Clicks by a caller that took a whole snapshot first: every result carries the changes since it. */
   click: Latency;
+  /** The same clicks by a caller that took no snapshot of the tab: results carry no changes (as before they did). */
+  clickPlain?: Latency;
   type: Latency;
   extract: Latency;
   errors: number;
@@ -248,7 +251,11 @@ export function actionTargets(gen: GeneratedPage): { buttons: string[]; fields: 
   return { buttons, fields, headings };
 }
 
-export async function measureOrielLatency(client: Client, session: string, gen: GeneratedPage, plan: Plan): Promise<OrielLatency> {
+/**
+ * Latency of click, type and extract on the 1k page by `client`, which took a whole snapshot first; with `plain` (a
+ * client that never reads the tab), also the same clicks without the changes a result carries after a snapshot.
+ */
+export async function measureOrielLatency(client: Client, session: string, gen: GeneratedPage, plan: Plan, plain?: Client): Promise<OrielLatency> {
   const outline = (await call(client, 'snapshot', { session, max_chars: 200_000 })).text;
   const t = actionTargets(gen);
   const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -257,10 +264,10 @@ export async function measureOrielLatency(client: Client, session: string, gen: 
   const fields = t.fields.map((n) => h('textbox', n));
   const headings = t.headings.map((n) => h('heading', n));
   let errors = 0;
-  const run = async (tool: string, args: (i: number) => Record<string, unknown>) => {
+  const run = async (tool: string, args: (i: number) => Record<string, unknown>, by: Client = client) => {
     let i = 0;
     const samples = await repeat(plan.actionWarmup, plan.actionCalls, async () => {
-      const r = await timedCall(client, tool, { session, ...args(i++) });
+      const r = await timedCall(by, tool, { session, ...args(i++) });
       if (r.isError) {
         errors++;
         if (errors <= 3) process.stderr.write(`oriel ${tool} failed: ${r.text.slice(0, 300)}\n`);
@@ -270,9 +277,10 @@ export async function measureOrielLatency(client: Client, session: string, gen: 
     return latency(samples);
   };
   const click = await run('click', (i) => ({ handle: buttons[i % buttons.length] }));
+  const clickPlain = plain && (await run('click', (i) => ({ handle: buttons[i % buttons.length] }), plain));
   const type = await run('type', (i) => ({ handle: fields[i % fields.length], text: `note ${i}` }));
   const extract = await run('extract', (i) => ({ handle: headings[i % headings.length] }));
-  return { click, type, extract, errors };
+  return { click, ...(clickPlain && { clickPlain }), type, extract, errors };
 }
 
 export interface OrielFlatResult {

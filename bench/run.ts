@@ -313,7 +313,7 @@ async function main(): Promise<void> {
       orielPages.set(n, await measureOrielPage(page, oriel.client, session, pages.get(n)!, bundle, PLAN));
       if (n === 1_000) {
         log('Oriel actions on the 1k page');
-        orielLatency = await measureOrielLatency(oriel.client, session, pages.get(n)!, PLAN);
+        orielLatency = await measureOrielLatency(oriel.client, session, pages.get(n)!, PLAN, await oriel.rig.client('legacy', 'bench-plain'));
       }
       if (LOOP_SIZES.includes(n)) {
         log(`Oriel agent loop on the ${n / 1000}k page`);
