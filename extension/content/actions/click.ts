@@ -31,23 +31,6 @@ function linkAround(el: Element): HTMLAnchorElement | HTMLAreaElement | undefine
   return undefined;
 }
 
-/**
- * Whether what a click on `hit` sets off may still be queued as a task when the click's events return: a form's
- * submission (HTML: a submitted form "plans to navigate", which queues the navigation as a task), a followed link
- * (Gecko starts it from a queued runnable), or a form's submit event seen on the window (`submitted`, e.g. a handler's
- * `requestSubmit()`). Other clicks have done their work by then, save what the page queued as microtasks (how
- * frameworks render after an event), which run before the click's `await` resumes.
- * https://html.spec.whatwg.org/multipage/form-control-infrastructure.html#plan-to-navigate
- */
-function mayQueueNavigation(hit: Element, submitted: Event | undefined): boolean {
-  if (submitted && !submitted.defaultPrevented) return true;
-  if (linkAround(hit)) return true;
-  for (let n: Element | null = hit; n; n = composedParent(n)) {
-    if ((n instanceof HTMLButtonElement || n instanceof HTMLInputElement) && n.form) return true;
-  }
-  return false;
-}
-
 export const click: ContentHandler<'click'> = async (args, ctx) => {
   const redactor = ctx.redactor();
   checkTarget(args, 'the element to click');
@@ -59,8 +42,6 @@ export const click: ContentHandler<'click'> = async (args, ctx) => {
   const offset = args.x !== undefined || args.y !== undefined ? { x: args.x, y: args.y } : undefined;
   const watch = watchEffects();
   let newTabUrl: string | undefined;
-  /** Whether to let a task pass before reading the evidence ({@link mayQueueNavigation}); trusted input always does. */
-  let taskFirst = true;
   try {
     let target: Element | undefined;
     const input: InputOutcome = await whenActionable(args, ctx, { timeoutMs: workMs(ctx), hitTest: true, redactor, offset }, (el, at) => {
@@ -77,27 +58,20 @@ export const click: ContentHandler<'click'> = async (args, ctx) => {
           e.preventDefault();
           newTabUrl = link.href;
         };
-        let submitted: Event | undefined;
-        const onSubmit = (e: Event) => (submitted = e);
         if (link && button === 'left') window.addEventListener('click', stay);
-        window.addEventListener('submit', onSubmit, true);
         try {
           const { cancelled } = clickSequence(at.hit, at.x, at.y, button, count, mods);
           if (link && button === 'middle' && !cancelled) newTabUrl = link.href;
         } finally {
           window.removeEventListener('click', stay);
-          window.removeEventListener('submit', onSubmit, true);
         }
-        taskFirst = mayQueueNavigation(at.hit, submitted);
       }).then((outcome) => {
         if (outcome.trusted) placePointer(at.hit, at.x, at.y);
         return outcome;
       });
     });
-    // Let microtask-scheduled renders (React, Vue) run before reading the evidence, and a task pass where a navigation
-    // may be queued as one. A task costs more than it seems: the browser often renders first (2–6 ms on a 1k page).
-    if (taskFirst) await nextTask();
-    else await Promise.resolve();
+    // Let microtask-scheduled renders (React, Vue) and the navigation machinery run before reading the evidence.
+    await nextTask();
     const seen = watch.stop();
     const result: ClickResult = { dispatched: true, ...input, navigation_started: seen.navigation, dom_changed: seen.mutated };
     if (newTabUrl !== undefined) result.new_tab_url = redactor.scrubUrl(newTabUrl);
