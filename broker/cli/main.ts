@@ -9,6 +9,9 @@ import { DEFAULT_HTTP_PORT } from '../mcp/http-port.js';
 // they use (each command's module is imported when it runs), so they answer in a fraction of the time the whole CLI
 // (the hub's MCP server, the setup commands) takes to load.
 
+/** How long after its start the hub loads the code it keeps for later (pdf.js), ms. */
+const HUB_PRELOAD_DELAY_MS = 3_000;
+
 /** The commands other programs start (the browser, MCP clients, a relay starting the hub): no setup command needed. */
 const RELAYS = new Set(['mcp', 'native-host', 'hub']);
 
@@ -55,6 +58,8 @@ program
   .option('--idle-ms <ms>', 'exit after this long with no browser and no client')
   .action(async (opts: { idleMs?: string }) => {
     const [{ runHub }, { serveClient }, { startHttpServer }] = await Promise.all([import('../hub/server.js'), import('../mcp/connection.js'), import('../mcp/http.js')]);
+    // What the hub may need days later is loaded once it serves (a moment after it starts, not in its way).
+    setTimeout(() => void import('../mcp/pdf-text.js').then((m) => m.preloadPdfjs()).catch(() => undefined), HUB_PRELOAD_DELAY_MS).unref();
     await runHub({ serveClient, startHttp: startHttpServer, ...(opts.idleMs && { idleMs: Number(opts.idleMs) }) });
     process.exit(0);
   });

@@ -34,7 +34,18 @@ function pdfjs(): Promise<PdfJs> {
     g.pdfjsWorker ??= await import('pdfjs-dist/legacy/build/pdf.worker.mjs');
     return import('pdfjs-dist/legacy/build/pdf.mjs');
   })();
+  // A failed load is not kept: the next PDF tries again.
+  loaded.catch(() => (loaded = undefined));
   return loaded;
+}
+
+/**
+ * Loads PDF.js ahead of the first PDF, in the background. The CLI loads it from a chunk beside its bundle
+ * (scripts/build.ts) only when first needed; a hub runs for days, and an upgrade or rebuild meanwhile replaces those
+ * chunks, so the hub loads it soon after it starts instead. Never throws.
+ */
+export function preloadPdfjs(): void {
+  pdfjs().catch(() => undefined);
 }
 
 /**
