@@ -16,13 +16,15 @@ export const evaluate: ToolDefinition = defineTool({
   usage:
     'a promise is awaited; max_chars bounds the result',
   notes: () =>
-    `Escape hatch: evaluates one JavaScript expression in the shared tab's own page context (awaiting a promise) and returns its JSON value, bounded. It can change the page. Each use waits for the user's permission unless they allowed it for longer: Oriel's popup shows them the code (permission_denied or permission_timeout otherwise; operation_disabled if they switched agents' code off). Works on pages whose CSP forbids eval once the user allows user scripts for Oriel; otherwise fails saying what to enable. Prefer ${snapshot.name}, ${extract.name} and ${extractRows.name} to read, ${click.name} and ${type.name} to act.`,
+    `Escape hatch: evaluates one JavaScript expression in the shared tab's own page context (awaiting a promise) and returns its JSON value, bounded. It can change the page. Each use waits for the user's permission unless they allowed it for longer: Oriel's popup shows them the code (permission_denied or permission_timeout otherwise; operation_disabled if they switched agents' code off). Works on pages whose CSP forbids eval once the user allows user scripts for Oriel; otherwise fails saying what to enable. Prefer ${snapshot.name}, ${extract.name} and ${extractRows.name} to read, ${click.name} and ${type.name} to act. A value whose JSON is longer than max_chars comes back cut: \`value\` is then the first max_chars characters of that JSON as a string, \`truncated\` is true, and \`type\` is still the type of what the expression returned.`,
   input: EvaluateArgs,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   capability: 'exec',
   async handler(args, ctx) {
     const value = await ctx.callPage('evaluate', args);
-    const json = value.value === undefined ? 'undefined' : escapeJson(JSON.stringify(value.value));
-    return { structured: value, text: `${value.type}: ${json}${value.truncated ? ' [truncated]' : ''}` };
+    // A cut value is the start of its JSON text: shown as that text, not as a JSON string of it.
+    const cut = value.truncated && typeof value.value === 'string' ? value.value : undefined;
+    const json = value.value === undefined ? 'undefined' : escapeJson(cut ?? JSON.stringify(value.value));
+    return { structured: value, text: `${value.type}: ${json}${cut !== undefined ? ` [truncated: the first ${cut.length} characters of its JSON]` : ''}` };
   },
 });
