@@ -36,21 +36,27 @@ async function firefoxProfileTemplate(): Promise<string> {
   const dir = path.join(os.tmpdir(), `oriel-firefox-profile-${build.size}-${Math.round(build.mtimeMs)}`);
   if (existsSync(path.join(dir, 'prefs.js'))) return dir;
   const making = mkdtempSync(`${dir}-making-`);
-  const b = await puppeteer.launch({ browser: 'firefox', protocol: 'webDriverBiDi', executablePath: FIREFOX, headless: true, userDataDir: making, args: ['--remote-allow-system-access'] });
-  await b.close();
   try {
+    const b = await puppeteer.launch({ browser: 'firefox', protocol: 'webDriverBiDi', executablePath: FIREFOX, headless: true, userDataDir: making, args: ['--remote-allow-system-access'] });
+    await b.close();
     renameSync(making, dir);
-  } catch {
-    // Another test runner made it meanwhile.
+  } catch (err) {
+    // Another test runner made it meanwhile (the rename found it there), or Firefox failed to start.
+    if (!existsSync(path.join(dir, 'prefs.js'))) throw err;
+  } finally {
     rmSync(making, { recursive: true, force: true });
   }
   return dir;
 }
 
-/** Fills the empty folder `profile` with a copy of the started-once profile, without its lock or its last session. */
+/**
+ * Makes the folder `profile` a copy of the started-once profile, without its lock, its last session or its prefs
+ * (puppeteer keeps a profile's own prefs.js aside while it runs and puts it back when it closes: a copied one would
+ * replace, at a restart, the prefs the rig's first run left).
+ */
 async function firefoxProfile(profile: string): Promise<void> {
-  cpSync(await firefoxProfileTemplate(), profile, { recursive: true, verbatimSymlinks: true });
-  for (const name of ['lock', '.parentlock', 'sessionstore.jsonlz4', 'sessionstore-backups', 'user.js']) rmSync(path.join(profile, name), { recursive: true, force: true });
+  const skip = new Set(['lock', '.parentlock', 'sessionstore.jsonlz4', 'sessionstore-backups', 'user.js', 'prefs.js']);
+  cpSync(await firefoxProfileTemplate(), profile, { recursive: true, verbatimSymlinks: true, filter: (from) => !skip.has(path.basename(from)) });
 }
 
 /** Serves `dir` over HTTP on 127.0.0.1 with an ephemeral port. Extra routes may answer first. */
@@ -236,7 +242,7 @@ export async function launchRig(
       await b.waitForTarget((t) => t.type() === 'service_worker' && t.url().startsWith(`chrome-extension://${CHROMIUM_EXTENSION_ID}/`), { timeout: SIGNAL_TIMEOUT_MS });
       return b;
     }
-    if (!existsSync(path.join(profile, 'prefs.js'))) await firefoxProfile(profile);
+    if (!existsSync(profile)) await firefoxProfile(profile);
     const b = await puppeteer.launch({
       browser: 'firefox',
       protocol: 'webDriverBiDi',
@@ -274,7 +280,14 @@ export async function launchRig(
     spawn(program!, [...lead, 'hub'], { env, cwd: tmp, detached: true, stdio: ['ignore', 'ignore', log] }).unref();
     closeSync(log);
   }
-  let browser = await startBrowser();
+  let browser: Browser;
+  try {
+    browser = await startBrowser();
+  } catch (err) {
+    stopHub(env);
+    rmSync(tmp, { recursive: true, force: true, maxRetries: 3 });
+    throw err;
+  }
 
   const clients: Client[] = [];
   let extensionPages = new Map<string, Page>();
@@ -482,18 +495,22 @@ export async function launchRig(
     async close() {
       await Promise.allSettled(clients.map((c) => c.close()));
       await browser.close().catch(() => undefined);
-      // Stop this rig's hub so no process outlives the test.
-      const runtime = env.ORIEL_RUNTIME_DIR ?? (env.XDG_RUNTIME_DIR && path.join(env.XDG_RUNTIME_DIR, 'oriel'));
-      try {
-        const pid = Number(readFileSync(path.join(runtime!, 'hub.pid'), 'utf8'));
-        if (pid) process.kill(pid, 'SIGTERM');
-      } catch {
-        /* no hub */
-      }
+      stopHub(env);
       rmSync(tmp, { recursive: true, force: true, maxRetries: 3 });
     },
   };
   return rig;
+}
+
+/** Stops the hub of a rig's environment, so that no process outlives the test (nothing when none runs). */
+function stopHub(env: Record<string, string>): void {
+  const runtime = env.ORIEL_RUNTIME_DIR ?? (env.XDG_RUNTIME_DIR && path.join(env.XDG_RUNTIME_DIR, 'oriel'));
+  try {
+    const pid = Number(readFileSync(path.join(runtime!, 'hub.pid'), 'utf8'));
+    if (pid) process.kill(pid, 'SIGTERM');
+  } catch {
+    /* no hub */
+  }
 }
 
 /** Processes descending from `root` (Firefox starts its content processes from a fork server): pid and name. */
