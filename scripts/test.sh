@@ -10,17 +10,17 @@ npx eslint .
 if [ $# -gt 0 ]; then
   exec npx vitest run "$@"
 fi
-# The whole suite: the files that mostly wait on the clock (the `waits` project, vitest.config.ts) run in a second
-# runner beside the rest, so their minutes of waiting overlap the working files. Their report follows the main one;
-# the command fails if either runner fails.
-waits_log=$(mktemp)
-npx vitest run --project waits >"$waits_log" 2>&1 &
-waits=$!
-trap 'kill "$waits" 2>/dev/null || true; rm -f "$waits_log"' EXIT
+# The whole suite in two runners side by side (vitest.config.ts): the `beside` project — the files that mostly wait
+# on the clock, and enough others that mostly wait on the browser to balance the two — and the `main` project, the
+# rest. Its report follows the main one; the command fails if either runner fails.
+beside_log=$(mktemp)
+npx vitest run --project beside >"$beside_log" 2>&1 &
+beside=$!
+trap 'kill "$beside" 2>/dev/null || true; rm -f "$beside_log"' EXIT
 status=0
-npx vitest run --project work || status=$?
-wait "$waits" || status=$?
+npx vitest run --project main || status=$?
+wait "$beside" || status=$?
 echo
-echo "--- the waits project (run beside the rest) ---"
-cat "$waits_log"
+echo "--- the beside project (run beside the main one) ---"
+cat "$beside_log"
 exit "$status"
