@@ -7,6 +7,9 @@ bash scripts/setup.sh
 npm run build
 npx tsc -p tsconfig.json
 npx eslint .
+# Built above: no test may build again. package.test.ts's `npm pack` would otherwise run prepack (the build), which
+# rewrites dist/ while the other runner's browsers and `oriel` processes read it.
+export ORIEL_SKIP_BUILD=1
 if [ $# -gt 0 ]; then
   exec npx vitest run "$@"
 fi
