@@ -15,10 +15,14 @@ const HUB_PRELOAD_DELAY_MS = 3_000;
 /** The commands other programs start (the browser, MCP clients, a relay starting the hub): no setup command needed. */
 const RELAYS = new Set(['mcp', 'native-host', 'hub']);
 
+// Asked-for help and the version go to stdout (so they can be piped); usage errors go to stderr with a non-zero exit.
+// `--version` is the top-level program's only (positional options): after `mcp` or `native-host` it is no longer read
+// as the program's, so those commands never print anything but their protocol unless asked for their own `--help`.
 const program = new Command('oriel')
   .description('Let MCP agents work in the browser tabs you share.')
   .version(SERVER_VERSION)
-  .configureOutput({ writeOut: (s) => process.stderr.write(s), writeErr: (s) => process.stderr.write(s) });
+  .enablePositionalOptions()
+  .configureOutput({ writeOut: (s) => process.stdout.write(s), writeErr: (s) => process.stderr.write(s) });
 
 program
   .command('mcp')
