@@ -6,7 +6,7 @@ import { ERROR_CODES, ERROR_DEFAULTS } from '../shared/errors.js';
 import path from 'node:path';
 import { z } from 'zod';
 import { TOOLS } from '../broker/mcp/tools/index.js';
-import { DEFAULT_TOOL_SET, TOOL_SETS } from '../broker/mcp/tools/sets.js';
+import { DEFAULT_TOOL_SET, setsWith, TOOL_SETS } from '../broker/mcp/tools/sets.js';
 import { advertisedCommonArgs, COMMON_ARGS, listedTool, SHARED_ARGUMENTS } from '../broker/mcp/listing.js';
 import { FIRST_LINK_REVISION, MAX_BLOB_BYTES, MAX_HELD_BYTES, MAX_RESULTS, MAX_RESULTS_PER_CLIENT, RESULT_TTL_MS } from '../broker/mcp/resources.js';
 
@@ -41,11 +41,6 @@ function typeOf(p: JsonSchema): string {
   if (Array.isArray(p.type)) return p.type.length === 6 ? 'any JSON value' : p.type.join(' \\| ');
   if (p.type === 'array' && p.items?.type) return `${String(p.items.type)}[]`;
   return p.type ?? '';
-}
-
-/** The sets (broker/mcp/tools/sets.ts) a tool belongs to. */
-function setsOf(name: string): string[] {
-  return Object.entries(TOOL_SETS).filter(([, tools]) => (tools as readonly string[]).includes(name)).map(([set]) => set);
 }
 
 export function renderToolsDoc(): string {
@@ -137,6 +132,8 @@ export function renderToolsDoc(): string {
     '',
     `\`oriel mcp --tools <list>\` serves only some tools: a comma-separated list of sets and tool names (e.g. \`core,evaluate\`).`,
     `The default is \`${DEFAULT_TOOL_SET}\`: every tool. \`oriel config <client> --tools core\` prints a configuration with it.`,
+    'A call to a tool the set leaves out is refused as an unknown tool is (JSON-RPC -32602), with a message that names',
+    'the sets that have it.',
     '',
     '| set | tools |',
     '|---|---|',
@@ -162,7 +159,7 @@ export function renderToolsDoc(): string {
     out.push(`## \`${tool.name}\` — ${tool.title}`, '', tool.description, '');
     if (tool.usage) out.push(`**Arguments:** ${tool.usage}.`, '');
     if (tool.notes) out.push(tool.notes, '');
-    const sets = setsOf(tool.name);
+    const sets = setsWith(tool.name);
     out.push(
       `Needs: **${tool.capability}**. Sets: ${[...sets, 'all'].map((s) => `\`${s}\``).join(', ')}. Annotations: readOnly=${a.readOnlyHint}, destructive=${a.destructiveHint}, idempotent=${a.idempotentHint ?? false}, openWorld=${a.openWorldHint}. Listed: ${JSON.stringify(listed).length} characters.`,
       '',

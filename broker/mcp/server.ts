@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { errorData, toErrorData, type ErrorData } from '../../shared/errors.js';
 import type { ToolContext, ToolDefinition, ToolOutput } from './tools/types.js';
 import { TOOLS } from './tools/index.js';
+import { setsWith } from './tools/sets.js';
 import { boundText } from './bounds.js';
 import { errorText } from './error-text.js';
 import { commonArgs } from './tools/define.js';
@@ -98,7 +99,8 @@ export interface ServerEnvironment {
  * `Object.prototype`'s member there and is answered "Tool __proto__ disabled" — wrong, and misleading when an agent
  * passes a page's operation name as a tool name. Must run before the first `registerTool`, which installs the SDK's
  * handler. The answer is the SDK's own for an unknown tool: a JSON-RPC InvalidParams error
- * (https://modelcontextprotocol.io/specification/2025-11-25/server/tools#error-handling).
+ * (https://modelcontextprotocol.io/specification/2025-11-25/server/tools#error-handling); for one of Oriel's tools that
+ * the connection's tool set leaves out, its message says so and how to be served it.
  */
 function guardToolNames(server: McpServer, names: ReadonlySet<string>): void {
   type CallHandler = (request: { params: { name: string } }, ctx: unknown) => unknown;
@@ -107,11 +109,23 @@ function guardToolNames(server: McpServer, names: ReadonlySet<string>): void {
   inner.setRequestHandler = (method, handler) =>
     set(method, method !== 'tools/call' ? handler : (request, ctx) => {
       const name = request.params.name;
-      if (!names.has(name)) {
-        throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${JSON.stringify(name.slice(0, 100))} not found: Oriel has no tool of that name (tools/list names them). An operation a page registered is run with call_tab_operation.`);
-      }
+      if (!names.has(name)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, unservedToolText(name));
       return handler(request, ctx);
     });
+}
+
+/** The message for a `tools/call` of a name this connection does not serve: unknown to Oriel, or left out of its set. */
+function unservedToolText(name: string): string {
+  const quoted = JSON.stringify(name.slice(0, 100));
+  if (!TOOLS.some((t) => t.name === name)) {
+    return `Tool ${quoted} not found: Oriel has no tool of that name (tools/list names them). An operation a page registered is run with call_tab_operation.`;
+  }
+  const sets = setsWith(name);
+  return (
+    `Tool ${quoted} is not served to this client: it is an Oriel tool, but the tool set chosen with \`oriel mcp --tools\` leaves it out. ` +
+    `To use it, add ${name}${sets.length ? ` (or a set that has it: ${sets.join(', ')})` : ''} to --tools in the client's MCP configuration, or drop --tools to be served every tool ` +
+    `(\`oriel config <client>\` prints the entry), then restart the client.`
+  );
 }
 
 /**

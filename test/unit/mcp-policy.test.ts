@@ -2,11 +2,12 @@
 // each tool (broker/mcp/listing.ts) and leaves out disabled tools; a disabled tool called anyway answers
 // operation_disabled as a tool result; a policy change reaches the client as notifications/tools/list_changed.
 import { describe, expect, it } from 'vitest';
-import { InMemoryTransport, type McpServer } from '@modelcontextprotocol/server';
+import { InMemoryTransport, ProtocolError, ProtocolErrorCode, type McpServer } from '@modelcontextprotocol/server';
 import { Client } from '@modelcontextprotocol/client';
 import { createMcpServer, type ServerEnvironment } from '../../broker/mcp/server.js';
 import { TOOLS } from '../../broker/mcp/tools/index.js';
 import { listedTool } from '../../broker/mcp/listing.js';
+import { TOOL_SETS } from '../../broker/mcp/tools/sets.js';
 
 function env(disabled: Set<string>): ServerEnvironment {
   return {
@@ -69,5 +70,23 @@ describe('tool policy on the MCP server', () => {
     // Oriel's own tools still reach their handlers.
     const sessions = (await client.callTool({ name: 'list_sessions', arguments: {} })) as { structuredContent?: { error?: { code: string } } };
     expect(sessions.structuredContent?.error?.code).not.toBe('invalid_argument');
+  });
+
+  it('answers an Oriel tool left out of the chosen set (--tools) as not served, saying how to get it, in the unknown-tool shape', async () => {
+    const core = TOOLS.filter((t) => (TOOL_SETS.core as readonly string[]).includes(t.name));
+    const client = await connect(createMcpServer(env(new Set()), core));
+    const refused = await client.callTool({ name: 'evaluate', arguments: { expression: '1' } }).then(() => undefined, (err: unknown) => err as ProtocolError);
+    // The JSON-RPC error the SDK gives an unknown tool (Invalid Params); only the words differ.
+    expect(refused).toBeInstanceOf(ProtocolError);
+    expect(refused?.code).toBe(ProtocolErrorCode.InvalidParams);
+    expect(refused?.message).toContain('Tool "evaluate" is not served to this client: it is an Oriel tool');
+    expect(refused?.message).toContain('--tools');
+    expect(refused?.message).toContain('a set that has it: exec');
+    expect(refused?.message).toContain('oriel config <client>');
+    expect(refused?.message).not.toContain('no tool of that name');
+    // A name Oriel does not have is still unknown on the same connection.
+    const unknown = await client.callTool({ name: 'no_such_tool', arguments: {} }).then(() => undefined, (err: unknown) => err as ProtocolError);
+    expect(unknown?.code).toBe(ProtocolErrorCode.InvalidParams);
+    expect(unknown?.message).toContain('Oriel has no tool of that name');
   });
 });

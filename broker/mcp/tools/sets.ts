@@ -43,6 +43,11 @@ export function resolveToolSet(spec: string, known: readonly string[]): string[]
   return known.filter((n) => chosen.has(n));
 }
 
+/** The named sets (TOOL_SETS, not `all`) that hold tool `name`, in TOOL_SETS order. */
+export function setsWith(name: string): string[] {
+  return Object.entries(TOOL_SETS).filter(([, tools]) => (tools as readonly string[]).includes(name)).map(([set]) => set);
+}
+
 /** Every set name `--tools` accepts. */
 export function setNames(): string[] {
   return [...Object.keys(TOOL_SETS), 'all'];
