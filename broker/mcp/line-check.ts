@@ -18,8 +18,13 @@ export function checkLine(line: string): LineVerdict | undefined {
     return { kind: 'reply', error: { code: -32700, message: 'Parse error: the line is not JSON' } };
   }
   if (Array.isArray(value)) return { kind: 'reply', error: { code: -32600, message: 'Invalid request: JSON-RPC batches are not supported' } };
-  if (typeof value !== 'object' || value === null || (value as { jsonrpc?: unknown }).jsonrpc !== '2.0') {
-    return { kind: 'reply', error: { code: -32600, message: 'Invalid request: not a JSON-RPC 2.0 message' } };
+  if (typeof value !== 'object' || value === null) return { kind: 'reply', error: { code: -32600, message: 'Invalid request: not a JSON-RPC 2.0 message' } };
+  if ((value as { jsonrpc?: unknown }).jsonrpc !== '2.0') {
+    // The id is echoed whenever it can be read (https://www.jsonrpc.org/specification#response_object): null only when
+    // it is missing or not one an answer can carry, so a client that got `jsonrpc` wrong is not left waiting.
+    const id = (value as { id?: unknown }).id;
+    const message = `Invalid request: not a JSON-RPC 2.0 message ("jsonrpc" must be "2.0")`;
+    return { kind: 'reply', error: { code: -32600, message }, ...((typeof id === 'string' || typeof id === 'number') && { id }) };
   }
   // MCP request ids are strings or numbers, never null (https://modelcontextprotocol.io/specification/2025-06-18/basic#requests);
   // an id the answer could not echo is refused here rather than left unanswered.

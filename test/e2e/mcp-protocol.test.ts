@@ -136,8 +136,11 @@ describe('protocol eras', () => {
     child.stdin.write(big + '\n');
     child.stdin.write('{"jsonrpc":"2.0","id":null,"method":"tools/list"}\n');
     child.stdin.write('{"jsonrpc":"2.0","id":{"n":4},"method":"tools/list"}\n');
+    // A wrong or missing "jsonrpc" member with a readable id: the error answers that id, not null.
+    child.stdin.write('{"id":5,"method":"tools/list"}\n');
+    child.stdin.write('{"jsonrpc":"1.0","id":"six","method":"tools/list"}\n');
     child.stdin.write('{"jsonrpc":"2.0","id":3,"method":"tools/list"}\n');
-    await until(() => lines.some((l) => l.id === 3) && lines.some((l) => l.id === 9) && lines.filter((l) => l.id === null).length >= 4, 20_000, 'the request after the bad lines');
+    await until(() => [3, 9, 5, 'six'].every((id) => lines.some((l) => l.id === id)) && lines.filter((l) => l.id === null).length >= 4, 20_000, 'the request after the bad lines');
     child.kill();
     // Answers to different lines may come in any order (the relay answers the oversized line itself).
     const errors = lines.filter((l) => l.error && l.id === null).map((l) => `${l.error!.code} ${l.error!.message}`);
@@ -153,6 +156,7 @@ describe('protocol eras', () => {
     // The oversized line is not run, but its request is answered: its id was read from the bytes going past.
     expect(lines.find((l) => l.id === 9)?.error).toMatchObject({ code: -32600, message: expect.stringMatching(/oversized message \(over 8388608 bytes\)/) });
     expect(lines.find((l) => l.id === 9)?.result).toBeUndefined();
+    for (const id of [5, 'six']) expect(lines.find((l) => l.id === id)?.error).toMatchObject({ code: -32600, message: expect.stringMatching(/"jsonrpc" must be "2.0"/) });
     expect(lines.find((l) => l.id === 3)?.result).toBeDefined();
   });
 

@@ -63,8 +63,16 @@ describe('checkLine', () => {
   it('answers what is not a JSON-RPC 2.0 message with the JSON-RPC error for it', () => {
     expect(checkLine('{nope')).toEqual(reply(-32700, 'Parse error: the line is not JSON'));
     expect(checkLine('[{"jsonrpc":"2.0","id":1,"method":"ping"}]')).toEqual(reply(-32600, /batches are not supported/));
-    expect(checkLine('{"id":1,"method":"ping"}')).toEqual(reply(-32600, 'Invalid request: not a JSON-RPC 2.0 message'));
     expect(checkLine('"text"')).toEqual(reply(-32600, 'Invalid request: not a JSON-RPC 2.0 message'));
+  });
+
+  it('echoes a readable id when the "jsonrpc" member is wrong or missing, and answers id null only when it is not', () => {
+    const wrong = 'Invalid request: not a JSON-RPC 2.0 message ("jsonrpc" must be "2.0")';
+    expect(checkLine('{"id":1,"method":"ping"}')).toEqual(reply(-32600, wrong, 1));
+    expect(checkLine('{"jsonrpc":"1.0","id":"a-7","method":"ping"}')).toEqual(reply(-32600, wrong, 'a-7'));
+    expect(checkLine('{"jsonrpc":2,"id":0,"method":"tools/list"}')).toEqual(reply(-32600, wrong, 0));
+    expect(checkLine('{"jsonrpc":"1.0","id":{"n":1},"method":"ping"}')).toEqual(reply(-32600, wrong));
+    expect(checkLine('{"jsonrpc":"1.0","method":"notifications/initialized"}')).toEqual(reply(-32600, wrong));
   });
 
   it('answers a list or read request with parameters of the wrong type with invalid params (-32602), naming the field', () => {
