@@ -1,6 +1,8 @@
 // The control connection to the hub socket, as `oriel status` and `oriel doctor` use it: hello, status, one answer.
 // The hub's side lives in broker/hub. Never starts the hub.
+import { readFileSync } from 'node:fs';
 import net from 'node:net';
+import path from 'node:path';
 import { encodeFrame, FrameDecoder } from '../../shared/framing.js';
 import { ControlStatusSchema, type ControlStatus } from '../../shared/protocol.js';
 import { hubSocketCandidates, type OrielDirs } from '../common/paths.js';
@@ -62,4 +64,24 @@ export async function findHub(dirs: OrielDirs, env: NodeJS.ProcessEnv, timeoutMs
     if (last.state === 'running') return last;
   }
   return last!;
+}
+
+/**
+ * The line `oriel hub` prints on stderr when another hub holds the lock: that hub's pid, socket (and version and
+ * program, when it reports them) as it answers on the socket relays reach, or — while it does not answer yet (still
+ * starting, or a hub that ended without cleaning up, whose lock goes stale within seconds) — the pid it recorded.
+ */
+export async function hubAlreadyRunningText(dirs: OrielDirs, env: NodeJS.ProcessEnv, timeoutMs = 1500): Promise<string> {
+  const found = await findHub(dirs, env, timeoutMs);
+  if (found.state === 'running') {
+    const { status } = found;
+    return `oriel hub: a hub is already running (pid ${status.pid}, socket ${found.socket}); it serves every browser and client of yours, so this one exits. \`oriel status\` shows it.\n`;
+  }
+  let pid = '';
+  try {
+    pid = readFileSync(path.join(dirs.runtime, 'hub.pid'), 'utf8').trim();
+  } catch {
+    /* none recorded */
+  }
+  return `oriel hub: another hub holds the lock in ${dirs.runtime}${/^\d+$/.test(pid) ? ` (pid ${pid})` : ''} but does not answer on ${found.socket} yet (${found.detail}); it may still be starting. Run \`oriel status\` to see it.\n`;
 }

@@ -12,6 +12,9 @@ import { DEFAULT_HTTP_PORT } from '../mcp/http-port.js';
 /** How long after its start the hub loads the code it keeps for later (pdf.js), ms. */
 const HUB_PRELOAD_DELAY_MS = 3_000;
 
+/** Exit status of `oriel hub` when another hub already runs (docs/install.md, "Check the chain"). */
+const HUB_ALREADY_RUNNING = 3;
+
 /** The commands other programs start (the browser, MCP clients, a relay starting the hub): no setup command needed. */
 const RELAYS = new Set(['mcp', 'native-host', 'hub']);
 
@@ -60,12 +63,16 @@ program
   .command('hub')
   .description('run the per-user hub in the foreground (normally started on demand)')
   .option('--idle-ms <ms>', 'exit after this long with no browser and no client')
+  .addHelpText('after', `\nExit status: 0 when the hub stops (idle, SIGTERM or SIGINT); ${HUB_ALREADY_RUNNING} when a hub is already running (it is named on stderr).`)
   .action(async (opts: { idleMs?: string }) => {
     const [{ runHub }, { serveClient }, { startHttpServer }] = await Promise.all([import('../hub/server.js'), import('../mcp/connection.js'), import('../mcp/http.js')]);
     // What the hub may need days later is loaded once it serves (a moment after it starts, not in its way).
     setTimeout(() => void import('../mcp/pdf-text.js').then((m) => m.preloadPdfjs()).catch(() => undefined), HUB_PRELOAD_DELAY_MS).unref();
-    await runHub({ serveClient, startHttp: startHttpServer, ...(opts.idleMs && { idleMs: Number(opts.idleMs) }) });
-    process.exit(0);
+    if (await runHub({ serveClient, startHttp: startHttpServer, ...(opts.idleMs && { idleMs: Number(opts.idleMs) }) })) process.exit(0);
+    // Another hub holds the lock (a relay that lost the race to start one lands here too; its stderr is hub.log).
+    const [{ hubAlreadyRunningText }, { orielDirs }] = await Promise.all([import('./control.js'), import('../common/paths.js')]);
+    process.stderr.write(await hubAlreadyRunningText(orielDirs(), process.env));
+    process.exit(HUB_ALREADY_RUNNING);
   });
 
 program

@@ -1,7 +1,7 @@
 // The hub's life (docs/architecture.md, "Parts"): one per user even when relays race, shared by every client, surviving the native host's
 // death and respawn, and leaving when idle.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn, execFileSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, readFileSync, readdirSync, rmSync, existsSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -69,9 +69,10 @@ describe('hub life', () => {
     expect(statSync(path.join(env.ORIEL_RUNTIME_DIR!, 'hub.sock')).mode & 0o777).toBe(0o600);
     // Losers of the lock race exit at once; one hub remains.
     await until(() => processes(env.ORIEL_RUNTIME_DIR!, 'hub').length === 1, 10_000, 'a single hub');
-    // A hub started by hand while one runs steps aside.
-    const second = execFileSync(process.execPath, [CLI, 'hub'], { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-    expect(second).toBe('');
+    // A hub started by hand while one runs steps aside, saying so (exit status 3).
+    const second = spawnSync(process.execPath, [CLI, 'hub'], { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    expect([second.status, second.stdout]).toStrictEqual([3, '']);
+    expect(second.stderr).toContain(`a hub is already running (pid ${processes(env.ORIEL_RUNTIME_DIR!, 'hub')[0]}`);
     expect(processes(env.ORIEL_RUNTIME_DIR!, 'hub')).toHaveLength(1);
 
     for (const r of relays) r.stdin.end();
