@@ -212,6 +212,12 @@ export const ControlStatusSchema = z.object({
   t: z.literal('status'),
   pid: z.number().int(),
   started_at: z.string(),
+  /**
+   * The Oriel version the hub runs, and the absolute path of the CLI file it was started from (symlinks resolved). A hub
+   * outlives upgrades until it is restarted; hubs older than these fields leave them out.
+   */
+  version: z.string().max(100).optional(),
+  program: z.string().max(4096).optional(),
   /** `since`: when the browser's current connection opened (ISO 8601); a restarted background opens a new one. */
   browsers: z.array(BrowserInfoSchema.extend({ connected: z.boolean(), since: z.string().optional() })),
   sessions: z.array(

@@ -75,7 +75,8 @@ export async function hubAlreadyRunningText(dirs: OrielDirs, env: NodeJS.Process
   const found = await findHub(dirs, env, timeoutMs);
   if (found.state === 'running') {
     const { status } = found;
-    return `oriel hub: a hub is already running (pid ${status.pid}, socket ${found.socket}); it serves every browser and client of yours, so this one exits. \`oriel status\` shows it.\n`;
+    const runs = status.version !== undefined ? `, oriel ${status.version}${status.program ? ` from ${status.program}` : ''}` : '';
+    return `oriel hub: a hub is already running (pid ${status.pid}, socket ${found.socket}${runs}); it serves every browser and client of yours, so this one exits. \`oriel status\` shows it.\n`;
   }
   let pid = '';
   try {

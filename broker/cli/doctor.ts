@@ -11,7 +11,9 @@ import { parseLauncherIds, runLauncherCheck } from './launcher.js';
 import { chromiumOrigin, idFamily, inspectHostManifest, knownIds, type ManifestInspection } from './manifests.js';
 import { readInstallRecord, type InstallRecord } from './record.js';
 import { parseRegDefault, regQueryArgs } from './registry.js';
-import { formatUptime, HUB_STARTS_ON_DEMAND, uptimeMs } from './status.js';
+import { describeHubProgram, formatUptime, HUB_STARTS_ON_DEMAND, hubRunsSelf, uptimeMs } from './status.js';
+import { SERVER_VERSION } from '../common/version.js';
+import type { ControlStatus } from '../../shared/protocol.js';
 
 /** One link of the chain: `fix` is present exactly when `ok` is false. */
 export interface DoctorCheck {
@@ -192,6 +194,27 @@ async function otherHubs(ctx: SetupContext, found: { socket: string; pid?: numbe
   return [...seen].map(([p, socket]) => ({ pid: p, socket }));
 }
 
+/**
+ * How to restart the hub so that it runs the installed Oriel. There is no `oriel hub --stop`: ending the process is
+ * the way, and the relays bring a new hub up (the browser's native host exits with its hub and the extension starts it
+ * again; `oriel mcp` reconnects, starting a hub if none runs).
+ */
+export function restartHubFix(pid: number, os: SetupContext['os']): string {
+  const end = os === 'win32' ? `taskkill /PID ${pid} /F` : `kill ${pid}`;
+  return (
+    `restart the hub: end it (\`${end}\`); the browser's native host and the MCP clients reconnect within seconds and start a new one. ` +
+    'If the new hub again runs another program, the browser\'s launcher or a client\'s entry names that one: run `oriel setup` and `oriel config <client>` with this oriel'
+  );
+}
+
+/** Whether the running hub runs this oriel (same version, same CLI file): a hub outlives upgrades until restarted. */
+function hubProgramCheck(status: ControlStatus, ctx: SetupContext): DoctorCheck {
+  const self = { version: SERVER_VERSION, program: ctx.cliPath };
+  if (hubRunsSelf(status, self)) return pass('hub-program', `${describeHubProgram(status)} (this oriel)`);
+  const runs = status.version === undefined && status.program === undefined ? 'does not report its version or program (it is older than they are)' : `runs ${describeHubProgram(status)}`;
+  return fail('hub-program', `the hub ${runs}, not this oriel (${self.version}, ${self.program}): a hub keeps the code it started with until it ends`, restartHubFix(status.pid, ctx.os));
+}
+
 async function hubChecks(options: DoctorOptions, ctx: SetupContext): Promise<DoctorCheck[]> {
   const timeoutMs = options.hubTimeoutMs ?? 3000;
   const query = await findHub(ctx.dirs, ctx.env, timeoutMs);
@@ -214,7 +237,7 @@ async function hubChecks(options: DoctorOptions, ctx: SetupContext): Promise<Doc
   }
   const { status } = query;
   const up = uptimeMs(status);
-  const checks = [pass('hub', `running (pid ${status.pid}${up === undefined ? '' : `, up ${formatUptime(up)}`}, ${query.socket})`)];
+  const checks = [pass('hub', `running (pid ${status.pid}${up === undefined ? '' : `, up ${formatUptime(up)}`}, ${query.socket})`), hubProgramCheck(status, ctx)];
   const connected = status.browsers.filter((b) => b.connected);
   checks.push(
     connected.length

@@ -17,6 +17,7 @@ import { chromiumOrigin } from './manifests.js';
 import { extensionBuilds, loadSteps, type ExtensionBuilds, type LoadStep } from './extension-builds.js';
 import { formatNotRunning, formatStatus, statusJson } from './status.js';
 import { escapeJson } from '../../shared/snapshot/escape.js';
+import { SERVER_VERSION } from '../common/version.js';
 import { uninstall, type UninstallResult } from './uninstall.js';
 
 /** Where the commands write and which machine they act on; tests replace all three. */
@@ -251,10 +252,11 @@ export function registerSetupCommands(program: Command, io: SetupIo = defaultIo)
     .option('--json', 'machine-readable output')
     .action(
       guarded(io, async (flags: { json?: boolean }) => {
-        const { dirs, env } = io.context();
+        const { dirs, env, cliPath } = io.context();
         const query = await findHub(dirs, env);
-        if (flags.json) io.out(escapeJson(JSON.stringify(statusJson(query))) + '\n');
-        else io.out(query.state === 'running' ? formatStatus(query.status) : formatNotRunning(query, runtimeDirIssue(dirs)));
+        const self = { version: SERVER_VERSION, program: cliPath };
+        if (flags.json) io.out(escapeJson(JSON.stringify(statusJson(query, new Date(), self))) + '\n');
+        else io.out(query.state === 'running' ? formatStatus(query.status, new Date(), self) : formatNotRunning(query, runtimeDirIssue(dirs)));
         return query.state === 'running' ? 0 : 1;
       }),
     );

@@ -1,4 +1,5 @@
 // `oriel status`: asks a running hub for its state (never starts one) and renders it for people or as JSON.
+import path from 'node:path';
 import type { ControlStatus } from '../../shared/protocol.js';
 import type { HubQuery } from './control.js';
 import { cap, escapeBare, quote } from '../../shared/snapshot/escape.js';
@@ -33,10 +34,40 @@ export function uptimeMs(status: ControlStatus, now: Date = new Date()): number 
   return Number.isNaN(started) ? undefined : now.getTime() - started;
 }
 
-/** The human rendering of a running hub's status. */
-export function formatStatus(status: ControlStatus, now: Date = new Date()): string {
+/** An Oriel program: its version and the absolute path of its CLI file (this process's: `SetupContext.cliPath`). */
+export interface OrielProgram {
+  version: string;
+  program: string;
+}
+
+/** Whether two CLI paths name the same file (Windows paths compare without case). */
+function samePath(a: string, b: string, os: NodeJS.Platform = process.platform): boolean {
+  return os === 'win32' ? path.win32.resolve(a).toLowerCase() === path.win32.resolve(b).toLowerCase() : path.resolve(a) === path.resolve(b);
+}
+
+/**
+ * Whether the running hub runs `self` (same version, same CLI file). A hub that does not report both is older than
+ * the version that added them, so it is not `self`.
+ */
+export function hubRunsSelf(status: ControlStatus, self: OrielProgram): boolean {
+  return status.version === self.version && status.program !== undefined && samePath(status.program, self.program);
+}
+
+/** "oriel 0.1.0, /usr/lib/node_modules/oriel/dist/broker/oriel.mjs", or that the hub does not say. */
+export function describeHubProgram(status: ControlStatus): string {
+  if (status.version === undefined && status.program === undefined) return 'not reported (an Oriel older than the one that added them)';
+  return `oriel ${escapeBare(status.version ?? '(version not reported)')}, ${escapeBare(status.program ?? '(program not reported)')}`;
+}
+
+/**
+ * The human rendering of a running hub's status. With `self` (the oriel being run), a hub that runs another program
+ * says so.
+ */
+export function formatStatus(status: ControlStatus, now: Date = new Date(), self?: OrielProgram): string {
   const up = uptimeMs(status, now);
   const lines = [`Oriel hub: running (pid ${status.pid}${up === undefined ? '' : `, up ${formatUptime(up)}`})`];
+  const other = self && !hubRunsSelf(status, self) ? `  (not this oriel: ${self.version}, ${self.program}; \`oriel doctor\` says how to restart the hub)` : '';
+  lines.push(`Program: ${describeHubProgram(status)}${other}`);
   const connected = status.browsers.filter((b) => b.connected);
   lines.push(`Browsers: ${connected.length} connected${status.browsers.length > connected.length ? `, ${status.browsers.length - connected.length} reconnecting` : ''}`);
   for (const b of status.browsers) {
@@ -67,11 +98,21 @@ export function formatStatus(status: ControlStatus, now: Date = new Date()): str
   return lines.join('\n') + '\n';
 }
 
-/** The `--json` shape: `{running: false, detail}` or `{running: true, uptime_ms, ...status}`. */
-export function statusJson(query: HubQuery, now: Date = new Date()): Record<string, unknown> {
+/**
+ * The `--json` shape: `{running: false, detail}` or `{running: true, uptime_ms, ...status}`, where `version` and
+ * `program` are null when the hub does not report them; with `self`, `runs_this_oriel` says whether the hub runs it.
+ */
+export function statusJson(query: HubQuery, now: Date = new Date(), self?: OrielProgram): Record<string, unknown> {
   if (query.state !== 'running') return { running: false, state: query.state, detail: query.detail };
   const { t: _frameType, ...status } = query.status;
-  return { running: true, uptime_ms: uptimeMs(query.status, now) ?? null, ...status };
+  return {
+    running: true,
+    uptime_ms: uptimeMs(query.status, now) ?? null,
+    ...status,
+    version: status.version ?? null,
+    program: status.program ?? null,
+    ...(self && { runs_this_oriel: hubRunsSelf(query.status, self) }),
+  };
 }
 
 /**

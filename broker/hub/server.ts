@@ -2,7 +2,7 @@
 // (browser = native-host relay, client = `oriel mcp`, control = `oriel status`/`doctor`/`serve`). Started by
 // broker/hub/spawn.ts.
 import net from 'node:net';
-import { existsSync, unlinkSync, chmodSync, writeFileSync, rmSync } from 'node:fs';
+import { existsSync, unlinkSync, chmodSync, writeFileSync, rmSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import lockfile from 'proper-lockfile';
 import { FrameDecoder, encodeFrame, INBOUND_MAX_BYTES, HOST_TO_BROWSER_MAX_BYTES } from '../../shared/framing.js';
@@ -17,6 +17,7 @@ import {
 } from '../../shared/protocol.js';
 import { ensurePrivateDir, hubMeeting, hubSocketPath, orielDirs, removeHubRecord, writeHubRecord } from '../common/paths.js';
 import { limitLogFile, logger } from '../common/log.js';
+import { SERVER_VERSION } from '../common/version.js';
 import { Hub, type BrowserLink } from './hub.js';
 
 const log = logger('hub');
@@ -262,11 +263,27 @@ function serveControl(hub: Hub, socket: net.Socket, initial: Uint8Array, http: H
   socket.on('error', (err) => log.debug('control socket error', { message: err.message }));
 }
 
+/**
+ * The CLI file this hub was started from (`node <cli> hub`), symlinks resolved as `oriel doctor` resolves its own, so
+ * the two compare; undefined when Node was given no script.
+ */
+function hubProgram(argv1: string | undefined = process.argv[1]): string | undefined {
+  if (!argv1) return undefined;
+  try {
+    return realpathSync(argv1);
+  } catch {
+    return path.resolve(argv1);
+  }
+}
+
 function controlStatus(hub: Hub, httpUrl: string | undefined): ControlStatus {
+  const program = hubProgram();
   return {
     t: 'status',
     pid: process.pid,
     started_at: hub.startedAt.toISOString(),
+    version: SERVER_VERSION,
+    ...(program && { program }),
     browsers: hub.browserList(),
     sessions: hub.sessions.all().map((s) => {
       const held = hub.leaseOf(s.id);

@@ -3,11 +3,12 @@ import { chownSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from '
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ensurePrivateDir, hubMeeting, hubSocketPath, orielDirs, RUNTIME_DIR_FIX, writeHubRecord } from '../../broker/common/paths.js';
-import { SECOND_HUB_FIX } from '../../broker/cli/doctor.js';
+import { restartHubFix, SECOND_HUB_FIX } from '../../broker/cli/doctor.js';
+import { SERVER_VERSION } from '../../broker/common/version.js';
 import { judgeOutput } from '../../broker/cli/launcher.js';
 import { encodeFrame } from '../../shared/framing.js';
 import { CHROME_WEB_STORE_ID, CHROMIUM_EXTENSION_ID, GECKO_ID } from '../../shared/extension-ids.js';
-import { hubStatus, runCli, startFakeHub, tempMachine, writeExecutable, type FakeHub, type TempMachine } from './cli-fixtures.js';
+import { HUB_PROGRAM, hubStatus, runCli, startFakeHub, tempMachine, writeExecutable, type FakeHub, type TempMachine } from './cli-fixtures.js';
 
 interface Check {
   check: string;
@@ -48,7 +49,7 @@ describe('oriel doctor', () => {
     // A browser is present (its profile folder exists) but the user installed only into a test profile.
     mkdirSync(path.join(machine.ctx.env.HOME!, '.mozilla'), { recursive: true });
     await installProfile();
-    hub = await startFakeHub(hubSocketPath(machine.ctx.dirs), hubStatus(1, 1));
+    hub = await startFakeHub(hubSocketPath(machine.ctx.dirs), hubStatus(1, 1, [], machine.ctx.cliPath));
     const { code, checks } = await doctor();
     expect(checks.map((c) => c.check)).toContain('manifest:chromium-profile');
     expect(checks.map((c) => c.check)).not.toContain('manifest:firefox');
@@ -59,7 +60,7 @@ describe('oriel doctor', () => {
   it('passes every link of a healthy chain and exits 0', async () => {
     machine = tempMachine();
     const profile = await installProfile(['--browser', 'firefox']);
-    hub = await startFakeHub(hubSocketPath(machine.ctx.dirs), hubStatus(1, 2));
+    hub = await startFakeHub(hubSocketPath(machine.ctx.dirs), hubStatus(1, 2, [], machine.ctx.cliPath));
     const { code, checks } = await doctor(['--chromium-profile', profile, '--browser', 'firefox']);
     expect(checks.map((c) => c.check)).toStrictEqual([
       'manifest:chromium-profile',
@@ -69,6 +70,7 @@ describe('oriel doctor', () => {
       'extension-id:firefox',
       'runtime',
       'hub',
+      'hub-program',
       'browsers',
       'sessions',
     ]);
@@ -76,7 +78,35 @@ describe('oriel doctor', () => {
     expect(checks.every((c) => c.fix === undefined)).toBe(true);
     expect(find(checks, 'launcher').detail).toContain('9.9.9-test');
     expect(find(checks, 'hub').detail).toContain('pid 4242');
+    expect(find(checks, 'hub-program').detail).toBe(`oriel ${SERVER_VERSION}, ${machine.ctx.cliPath} (this oriel)`);
     expect(code).toBe(0);
+  });
+
+  it('names a hub that runs another oriel (an upgrade it outlived, another install), and how to restart it', async () => {
+    machine = tempMachine();
+    const profile = await installProfile();
+    hub = await startFakeHub(hubSocketPath(machine.ctx.dirs), { ...hubStatus(1, 1, [], machine.ctx.cliPath), version: '0.0.9' });
+    const older = await doctor(['--chromium-profile', profile]);
+    expect(find(older.checks, 'hub-program')).toStrictEqual({
+      check: 'hub-program',
+      ok: false,
+      detail: `the hub runs oriel 0.0.9, ${machine.ctx.cliPath}, not this oriel (${SERVER_VERSION}, ${machine.ctx.cliPath}): a hub keeps the code it started with until it ends`,
+      fix: restartHubFix(4242, 'linux'),
+    });
+    expect(restartHubFix(4242, 'linux')).toContain('end it (`kill 4242`)');
+    expect(restartHubFix(4242, 'win32')).toContain('end it (`taskkill /PID 4242 /F`)');
+    expect(older.code).toBe(1);
+    await hub.close();
+
+    // Another install's hub (same version, another CLI file); and one from before hubs reported either.
+    hub = await startFakeHub(hubSocketPath(machine.ctx.dirs), hubStatus(1, 1, [], HUB_PROGRAM));
+    expect(find((await doctor(['--chromium-profile', profile])).checks, 'hub-program')).toMatchObject({ ok: false, detail: expect.stringContaining(`the hub runs oriel ${SERVER_VERSION}, ${HUB_PROGRAM}, not this oriel`) });
+    await hub.close();
+    const { version: _v, program: _p, ...unreported } = hubStatus(1, 1, [], machine.ctx.cliPath);
+    hub = await startFakeHub(hubSocketPath(machine.ctx.dirs), unreported);
+    const old = await doctor(['--chromium-profile', profile]);
+    expect(find(old.checks, 'hub')).toMatchObject({ ok: true });
+    expect(find(old.checks, 'hub-program')).toMatchObject({ ok: false, detail: expect.stringContaining('the hub does not report its version or program (it is older than they are), not this oriel') });
   });
 
   it('without options, checks what install.json recorded', async () => {

@@ -9,6 +9,7 @@ import type { ControlStatus } from '../../shared/protocol.js';
 import type { HostOs, SetupContext } from '../../broker/cli/context.js';
 import type { RegistryRunner } from '../../broker/cli/registry.js';
 import { registerSetupCommands } from '../../broker/cli/setup.js';
+import { SERVER_VERSION } from '../../broker/common/version.js';
 
 /** A throwaway "machine": home, Oriel folders and a CLI bundle path, all under one temp folder. */
 export interface TempMachine {
@@ -151,12 +152,20 @@ export async function startFakeHub(socketPath: string, status: ControlStatus): P
   };
 }
 
-/** A status as the hub reports it, with `browsers`, `sessions` and waiting permission `prompts` as given. */
-export function hubStatus(browsers: number, sessions: number, prompts: ControlStatus['prompts'] = []): ControlStatus {
+/** Where the hub of {@link hubStatus} says it runs from, unless told otherwise. */
+export const HUB_PROGRAM = '/usr/lib/node_modules/oriel/dist/broker/oriel.mjs';
+
+/**
+ * A status as the hub reports it, with `browsers`, `sessions` and waiting permission `prompts` as given, running this
+ * Oriel's version from `program` (the temp machine's `ctx.cliPath` for a hub that runs the oriel being tested).
+ */
+export function hubStatus(browsers: number, sessions: number, prompts: ControlStatus['prompts'] = [], program: string = HUB_PROGRAM): ControlStatus {
   return {
     t: 'status',
     pid: 4242,
     started_at: new Date(Date.now() - 125_000).toISOString(),
+    version: SERVER_VERSION,
+    program,
     browsers: Array.from({ length: browsers }, (_, i) => ({
       name: 'chromium',
       version: '156.0.1',

@@ -1,6 +1,6 @@
 // The `oriel` program itself (broker/cli/main.ts), run as a process: where help, the version and usage errors go.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -73,16 +73,19 @@ describe('oriel hub while a hub runs', () => {
     if (tmp) rmSync(tmp, { recursive: true, force: true });
   });
 
-  it('says on stderr which hub runs (pid, socket) and exits 3, printing nothing on stdout', async () => {
+  it('says on stderr which hub runs (pid, socket, version, program) and exits 3, printing nothing on stdout', async () => {
     tmp = mkdtempSync(path.join(os.tmpdir(), 'oriel-hub-twice-'));
     const env = { ...process.env, ORIEL_RUNTIME_DIR: path.join(tmp, 'run'), ORIEL_DATA_DIR: path.join(tmp, 'data'), ORIEL_CONFIG_DIR: path.join(tmp, 'config'), ORIEL_HUB_IDLE_MS: '60000' };
     first = start(['hub'], env);
     const socket = path.join(env.ORIEL_RUNTIME_DIR, 'hub.sock');
     // Wait for the first hub to answer on its socket (its own signal that it serves).
     await expect.poll(async () => (await queryHubStatus(socket, 1000)).state, { timeout: 30_000, interval: 100 }).toBe('running');
+    // It reports the version it runs and the CLI file it was started from (symlinks resolved).
+    const status = await queryHubStatus(socket, 1000);
+    expect(status.state === 'running' && [status.status.version, status.status.program]).toStrictEqual([SERVER_VERSION, realpathSync(MAIN)]);
     const second = await oriel(['hub'], env);
     expect(second.out).toBe('');
-    expect(second.err).toContain(`a hub is already running (pid ${first.pid}, socket ${socket}`);
+    expect(second.err).toContain(`a hub is already running (pid ${first.pid}, socket ${socket}, oriel ${SERVER_VERSION} from ${realpathSync(MAIN)})`);
     expect(second.code).toBe(3);
     expect(first.exitCode).toBeNull();
     // The exit status is documented in the command's help.

@@ -7,7 +7,8 @@ import { hubSocketPath } from '../../broker/common/paths.js';
 import { queryHubStatus } from '../../broker/cli/control.js';
 import { formatUptime } from '../../broker/cli/status.js';
 import { encodeFrame } from '../../shared/framing.js';
-import { hubStatus, runCli, startFakeHub, tempMachine, type FakeHub, type TempMachine } from './cli-fixtures.js';
+import { SERVER_VERSION } from '../../broker/common/version.js';
+import { HUB_PROGRAM, hubStatus, runCli, startFakeHub, tempMachine, type FakeHub, type TempMachine } from './cli-fixtures.js';
 
 let machine: TempMachine;
 let hub: FakeHub | undefined;
@@ -162,6 +163,28 @@ describe('oriel status', () => {
     expect(out).toMatchObject({ running: true, pid: 4242, browsers: status.browsers, sessions: status.sessions, clients: 1 });
     expect(out.uptime_ms).toBeGreaterThanOrEqual(125_000);
     expect(out).not.toHaveProperty('t');
+  });
+
+  it('shows the version and program the hub runs, and says when that is not this oriel (text and --json)', async () => {
+    machine = tempMachine();
+    hub = await startFakeHub(hubSocketPath(machine.ctx.dirs), hubStatus(1, 1, [], machine.ctx.cliPath));
+    const same = await runCli(machine.ctx, ['status']);
+    expect(same.out).toContain(`\nProgram: oriel ${SERVER_VERSION}, ${machine.ctx.cliPath}\n`);
+    expect(JSON.parse((await runCli(machine.ctx, ['status', '--json'])).out)).toMatchObject({ version: SERVER_VERSION, program: machine.ctx.cliPath, runs_this_oriel: true });
+    await hub.close();
+
+    // A hub that outlived an upgrade: another version (here also another file).
+    hub = await startFakeHub(hubSocketPath(machine.ctx.dirs), { ...hubStatus(1, 1), version: '0.0.9' });
+    const other = await runCli(machine.ctx, ['status']);
+    expect(other.out).toContain(`\nProgram: oriel 0.0.9, ${HUB_PROGRAM}  (not this oriel: ${SERVER_VERSION}, ${machine.ctx.cliPath}; \`oriel doctor\` says how to restart the hub)\n`);
+    expect(JSON.parse((await runCli(machine.ctx, ['status', '--json'])).out)).toMatchObject({ version: '0.0.9', program: HUB_PROGRAM, runs_this_oriel: false });
+    await hub.close();
+
+    // A hub from before hubs reported them.
+    const { version: _v, program: _p, ...unreported } = hubStatus(1, 1);
+    hub = await startFakeHub(hubSocketPath(machine.ctx.dirs), unreported);
+    expect((await runCli(machine.ctx, ['status'])).out).toContain('\nProgram: not reported (an Oriel older than the one that added them)  (not this oriel:');
+    expect(JSON.parse((await runCli(machine.ctx, ['status', '--json'])).out)).toMatchObject({ version: null, program: null, runs_this_oriel: false });
   });
 
   it('reports a hub that accepts the connection but never answers', async () => {
