@@ -120,6 +120,12 @@ describe('tool definitions', () => {
     expect(readFileSync(file, 'utf8')).toBe(renderToolsDoc());
   });
 
+  it("README's list of tool sets names every set --tools accepts, in order", () => {
+    const readme = readFileSync(path.resolve(import.meta.dirname, '../../README.md'), 'utf8').replace(/\s+/g, ' ');
+    const listed = /\(sets: ([^;)]*);/.exec(readme)?.[1];
+    expect(listed?.split(', ').map((w) => w.replace(/`/g, ''))).toStrictEqual(setNames());
+  });
+
   it('the error table of docs/native-messaging.md is generated from shared/errors.ts', () => {
     const file = path.resolve(import.meta.dirname, '../../docs/native-messaging.md');
     const doc = readFileSync(file, 'utf8');
