@@ -19,6 +19,11 @@ import { PendingCalls } from './pending.js';
 
 /** How long after the hub starts a browser that was already running may take to connect, ms (it reconnects within seconds). */
 const BROWSER_CONNECT_MS = 15_000;
+/** Why a session may be missing while a browser's reconnect grace runs. */
+const RECONNECTING = `the browser is reconnecting to Oriel, and its shared tabs come back if it does within ${RECONNECT_GRACE_MS / 1000} s. Retry in a few seconds.`;
+/** Why a session may be missing just after the hub started. */
+const JUST_STARTED =
+  'the hub has just started, and a running browser with the Oriel extension connects within seconds. Retry in a few seconds; if this stays, ask the user to open the browser with the Oriel extension (`oriel doctor` checks the setup).';
 
 /** A connected browser as the hub sees it: a way to send frames, and who it is. */
 export interface BrowserLink {
@@ -130,6 +135,7 @@ export class Hub {
       this.bridge.end(ids, why);
     };
     this.sessions.noSessionText = () => this.noSessionText();
+    this.sessions.unknownSessionText = (id) => this.unknownSessionText(id);
     // A client that leaves loses its leases at once; its waiting calls leave the queues, its running ones are cancelled,
     // and every browser withdraws the permission prompts its calls wait on.
     this.events.on('client_gone', (caller) => {
@@ -230,13 +236,28 @@ export class Hub {
   noSessionText(): string {
     const connected = [...this.browsers.keys()].some((instance) => !this.graceTimers.has(instance));
     if (connected) return NO_TAB_SHARED;
-    if (this.graceTimers.size > 0) {
-      return `No tab is shared right now: the browser is reconnecting to Oriel, and its shared tabs come back if it does within ${RECONNECT_GRACE_MS / 1000} s. Retry in a few seconds.`;
-    }
-    if (Date.now() - this.started < BROWSER_CONNECT_MS) {
-      return 'No browser is connected to Oriel yet: the hub has just started, and a running browser with the Oriel extension connects within seconds. Retry in a few seconds; if this stays, ask the user to open the browser with the Oriel extension (`oriel doctor` checks the setup).';
-    }
+    if (this.graceTimers.size > 0) return `No tab is shared right now: ${RECONNECTING}`;
+    if (this.justStarted()) return `No browser is connected to Oriel yet: ${JUST_STARTED}`;
     return 'No browser with the Oriel extension is connected to Oriel. Ask the user to open it and share a tab (the Oriel toolbar button, "Share this tab"); if the browser is open, `oriel doctor` checks the setup.';
+  }
+
+  /** Whether the hub is within {@link BROWSER_CONNECT_MS} of its start, when a running browser has yet to connect. */
+  private justStarted(): boolean {
+    return Date.now() - this.started < BROWSER_CONNECT_MS;
+  }
+
+  /**
+   * Why session `id`, unknown to the hub, may still come (the words after "There is no session … yet:"), or undefined
+   * when it will not: its browser is connected (its hello listed every tab it shares), and the hub neither has just
+   * started nor waits for a browser to reconnect. An agent quoting an id from before a hub restart is told to retry,
+   * not that nothing is shared.
+   */
+  private unknownSessionText(id: string): string | undefined {
+    const instance = id.slice(0, Math.max(0, id.indexOf('-')));
+    if (this.browsers.has(instance) && !this.graceTimers.has(instance)) return undefined;
+    if (this.graceTimers.size > 0) return RECONNECTING;
+    if (this.justStarted()) return JUST_STARTED;
+    return undefined;
   }
 
   /** Handles one validated frame from a browser. */

@@ -48,6 +48,11 @@ export class SessionTable {
   onEnded: (ids: string[], why: string) => void = () => {};
   /** What to tell an agent when no tab is shared: the hub fills in whether a browser is connected at all. */
   noSessionText: () => string = () => NO_TAB_SHARED;
+  /**
+   * Why an id the table does not hold may still come (the hub just started, a browser is reconnecting), or undefined
+   * when it will not; the hub fills it in.
+   */
+  unknownSessionText: (id: string) => string | undefined = () => undefined;
 
   all(): Session[] {
     return [...this.sessions.values()];
@@ -131,9 +136,9 @@ export class SessionTable {
       if (s) return s;
       const why = this.ended.get(id);
       if (why !== undefined) throw new OrielError(errorData('session_gone', `Session ${id} has ended: ${why}.`));
-      throw new OrielError(
-        errorData('no_session', `There is no session ${quoteCapped(id, 100)}. ${this.describeAll()}`, { next: 'list_sessions', details: { sessions: this.summaries() } }),
-      );
+      const pending = this.unknownSessionText(id);
+      const text = pending !== undefined ? `There is no session ${quoteCapped(id, 100)} yet: ${pending}` : `There is no session ${quoteCapped(id, 100)}. ${this.describeAll()}`;
+      throw new OrielError(errorData('no_session', text, { next: 'list_sessions', details: { sessions: this.summaries() } }));
     }
     const all = this.all();
     if (all.length === 1) return all[0]!;
@@ -149,7 +154,7 @@ export class SessionTable {
 
   private describeAll(): string {
     const list = this.summaries();
-    if (list.length === 0) return 'No tab is shared.';
+    if (list.length === 0) return this.noSessionText();
     // Titles are page content: quoted and escaped (the outline's escaper) so they can neither pass for anything else
     // nor reorder the text around them.
     // A session on an origin nobody granted read: its id and origin only (the browser sent no title).

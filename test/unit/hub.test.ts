@@ -181,6 +181,34 @@ describe('Hub calls', () => {
     }
   });
 
+  it('answers a session id it cannot know yet (just started, or a browser reconnecting) with "retry", not "no tab is shared"', async () => {
+    vi.useFakeTimers();
+    try {
+      const hub = new Hub(quiet);
+      const known = (session: string) => hub.callPage({ session, op: 'snapshot', args: {}, caller, deadline: Date.now() + 1_000 });
+      // Just after the hub's own start, an agent quotes an id from before it: the browser has yet to reconnect.
+      await expect(known('inst01-7')).rejects.toMatchObject({
+        data: { code: 'no_session', message: expect.stringMatching(/^There is no session "inst01-7" yet: the hub has just started, and a running browser .* Retry in a few seconds/) },
+      });
+      // One browser is back with its tabs; another's id is still unknown within the window.
+      const a = fakeBrowser('inst02');
+      hub.attachBrowser(a.link, [tab]);
+      await expect(known('inst01-7')).rejects.toMatchObject({ data: { code: 'no_session', message: expect.stringMatching(/yet: .*Retry in a few seconds/) } });
+      // The connected browser listed its tabs: an id of it that is not among them is simply not there.
+      await expect(known('inst02-9')).rejects.toMatchObject({ data: { code: 'no_session', message: expect.stringMatching(/^There is no session "inst02-9"\. Sessions: inst02-7 "T"/) } });
+      // After the window, a browser that left and is within its grace: still "retry".
+      vi.advanceTimersByTime(20_000);
+      hub.detachBrowser(a.link);
+      await expect(known('inst02-9')).rejects.toMatchObject({ data: { message: expect.stringMatching(/yet: the browser is reconnecting to Oriel.* Retry in a few seconds/) } });
+      await expect(known('inst01-7')).rejects.toMatchObject({ data: { message: expect.stringMatching(/yet: the browser is reconnecting/) } });
+      // Once nothing is pending, an unknown id is unknown, and the text says why no tab is there.
+      vi.advanceTimersByTime(31_000);
+      await expect(known('inst01-7')).rejects.toMatchObject({ data: { code: 'no_session', message: expect.stringMatching(/^There is no session "inst01-7"\. No browser with the Oriel extension is connected/) } });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('ignores a result claimed by another browser', async () => {
     const hub = new Hub(quiet);
     const a = fakeBrowser('aaaa01');
