@@ -117,7 +117,9 @@ describe('the npm package', () => {
       // Every link of the chain holds while the agent works in the shared tab.
       const doctor = JSON.parse(rig.cli(['doctor', '--chromium-profile', profile, '--json'])) as Array<{ check: string; ok: boolean; detail: string }>;
       expect(doctor.filter((c) => !c.ok)).toStrictEqual([]);
-      expect(doctor.map((c) => c.check)).toStrictEqual(['manifest:chromium-profile', 'launcher', 'extension-id:chromium-profile', 'runtime', 'hub', 'browsers', 'sessions']);
+      expect(doctor.map((c) => c.check)).toStrictEqual(['manifest:chromium-profile', 'launcher', 'extension-id:chromium-profile', 'runtime', 'hub', 'hub-program', 'browsers', 'sessions']);
+      // The hub the installed package's launcher started runs that package's CLI (this oriel).
+      expect(doctor.find((c) => c.check === 'hub-program')?.detail).toMatch(/\(this oriel\)$/);
     } finally {
       await rig?.close();
       await site.close();
