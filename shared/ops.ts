@@ -121,6 +121,12 @@ export const ClickResult = z.object({
   new_tab_url: z.string().optional(),
   /** The session of the tab Oriel opened for that link, when the person lets opened tabs be shared. */
   new_tab_session: z.string().optional(),
+  /**
+   * Tabs and windows the page opened while the click ran (`window.open`, a link with a target, or the browser's own
+   * new tab for trusted input), in the order they opened: the address asked for (its origin alone, `withheld`, where
+   * agents may not read), `window` when it is a window of its own, and its `session` when it is shared.
+   */
+  opened_tabs: z.array(z.object({ url: z.string(), withheld: z.literal(true).optional(), window: z.literal(true).optional(), session: z.string().optional() })).max(20).optional(),
   ...DialogResult,
 });
 export type ClickResult = z.infer<typeof ClickResult>;
@@ -523,7 +529,10 @@ export interface OpSpec {
   reports_changes?: true;
   /** Its result is the caller's new view of the tab, the base the next action's `changes` are compared with. */
   sets_view?: true;
-  /** Its result may name a link it could not open in a new tab (`new_tab_url`): the background opens it. */
+  /**
+   * Its result may name a link it could not open in a new tab (`new_tab_url`): the background opens it. The background
+   * also names in it the tabs and windows the page opened while it ran (`opened_tabs`, extension/background/opened.ts).
+   */
   opens_new_tab?: true;
   /** Its pointer and key input may go through the browser's trusted input, when the person turned it on (shared/trusted-input.ts). */
   trusted_input?: true;

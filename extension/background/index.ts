@@ -15,6 +15,7 @@ import { addSecretParams, forgetSecretParams } from './secret-params.js';
 import { shownPage } from './shown-page.js';
 import { sendPolicy } from './policy.js';
 import './opened.js';
+import './trail-watch.js';
 import './csp.js';
 import './downloads.js';
 import './pdf-tab.js';

@@ -7,6 +7,7 @@ import { markShared } from './badge.js';
 import { frameOrigin, sendToFrame } from './frames.js';
 import { grantsOn, keepTabs, setShareGrant, shareOrigins } from './grants.js';
 import { browserSessionReady } from './session-mirror.js';
+import { forgetTrail, startTrail } from './ops/nav-trail.js';
 
 const KEY = 'sharedTabs';
 const OPENED_KEY = 'openedTabs';
@@ -68,7 +69,7 @@ async function openedMap(): Promise<Record<string, OpenedBy>> {
  * top document has it); unsharing ends every grant of the tab's session. `opened` marks a tab shared because a shared
  * tab opened it: it inherits the opener's grant for the opener's origin, and only when sharing granted the opener that
  * origin (an opener that navigated to an origin nobody allowed passes nothing on), so any other asks the person. The
- * person sharing it themselves lifts that.
+ * person sharing it themselves lifts that. The tab's navigation trail starts at sharing and ends at unsharing.
  */
 export async function setShared(tab: number, shared: boolean, opened?: OpenedBy): Promise<void> {
   const map = await openedMap();
@@ -76,6 +77,7 @@ export async function setShared(tab: number, shared: boolean, opened?: OpenedBy)
   else delete map[String(tab)];
   await chrome.storage.session.set({ [OPENED_KEY]: map });
   const set = new Set(await load());
+  const was = set.has(tab);
   if (shared) set.add(tab);
   else set.delete(tab);
   let origin: string | null | undefined;
@@ -84,6 +86,10 @@ export async function setShared(tab: number, shared: boolean, opened?: OpenedBy)
   else origin = await frameOrigin(tab, 0);
   await setShareGrant(tab, origin, shared ? (await chrome.tabs.get(tab).catch(() => undefined))?.title : undefined);
   await save(set);
+  // The trail navigate's back and forward follow starts at the page the tab is shared on (./ops/nav-trail.ts); after
+  // `save`, so the commits it then records come after its first page.
+  if (shared && !was) await startTrail(tab);
+  else if (!shared) await forgetTrail(tab);
   await markShared(tab, shared);
 }
 

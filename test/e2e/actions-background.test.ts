@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BROWSERS, until } from './harness.js';
 import { answerPrompt } from './consent-helpers.js';
-import { actionsRig, textOf, type ActionsRig } from './actions-setup.js';
+import { actionsRig, inPage, textOf, type ActionsRig } from './actions-setup.js';
 
 describe.each(BROWSERS)('background operations in %s', (kind) => {
   let t: ActionsRig;
@@ -57,7 +57,7 @@ describe.each(BROWSERS)('background operations in %s', (kind) => {
     expect(reload.structured.document).not.toBe(a);
   });
 
-  it('navigate: back and forward go along the pages agents went through, past a user navigation and a worker restart', async () => {
+  it('navigate: back and forward go along the pages the tab went through, past a user navigation and a worker restart', async () => {
     // Chromium's own back skips entries added without user activation, which is how it treats these loads.
     const url = (q: string) => `${t.site.url}nav.html?${q}`;
     const go = async (action: 'back' | 'forward') => {
@@ -75,7 +75,7 @@ describe.each(BROWSERS)('background operations in %s', (kind) => {
     const none = await t.tool('navigate', { action: 'forward' });
     expect(none.error?.code).toBe('navigation_failed');
     expect(none.error?.message).toMatch(/no next page/);
-    // The user (not an agent) moves the tab on: back returns to the last page the agent was on.
+    // The user (not an agent) moves the tab on: that page is on the trail too, and back returns to the one before.
     await t.page.goto(url('e'), { waitUntil: 'load' });
     expect(await go('back')).toBe(url('d'));
     expect(await go('back')).toBe(url('b'));
@@ -95,6 +95,39 @@ describe.each(BROWSERS)('background operations in %s', (kind) => {
     }
     expect(await go('forward')).toBe(url('d'));
     expect(await go('back')).toBe(url('b'));
+  });
+
+  it('navigate: back returns to the page the tab was shared on after a click, or after the page\'s own script moved it', async () => {
+    const url = (path: string) => t.site.url + path;
+    const go = async (action: 'back' | 'forward') => {
+      const r = await t.tool('navigate', { action });
+      if (r.isError) throw new Error(`${action}: ${r.error?.code} ${r.error?.message}`);
+      return r.structured.url;
+    };
+    const shows = (href: string) => until(async () => (await inPage(t.page, () => location.href)) === href || undefined, 15_000, `the tab to show ${href}`);
+    /** Unshares the tab, opens `path` in it as the person would, and shares it again there: its trail starts afresh. */
+    const shareAt = async (path: string) => {
+      await t.rig.share(await inPage(t.page, () => location.href), false);
+      await t.page.goto(url(path), { waitUntil: 'load' });
+      await t.rig.share(path);
+      await until(async () => ((await t.tool('list_sessions')).structured.sessions as Array<{ url: string }> | undefined)?.some((s) => s.url === url(path)) || undefined, 20_000, 'the tab to be shared again');
+    };
+
+    await shareAt('click.html?start');
+    expect((await t.tool('click', { selector: '#link' })).structured.navigation_started).toBe(true);
+    await shows(url('target.html'));
+    expect(await go('back')).toBe(url('click.html?start'));
+    expect(await go('forward')).toBe(url('target.html'));
+    expect(await go('back')).toBe(url('click.html?start'));
+
+    // The page's own script (location.assign in its click handler) takes the tab on: back still finds the page before.
+    await shareAt('nav.html?start');
+    await t.tool('click', { selector: '#assign' });
+    await shows(url('target.html?assigned'));
+    expect(await go('back')).toBe(url('nav.html?start'));
+    expect(await go('forward')).toBe(url('target.html?assigned'));
+    const none = await t.tool('navigate', { action: 'forward' });
+    expect(none.error?.message).toMatch(/no next page/);
   });
 
   it('navigate errors: javascript: and browser-internal URLs, unreachable host, timeout, bad arguments', async () => {

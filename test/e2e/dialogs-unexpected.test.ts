@@ -204,7 +204,7 @@ describe.each(BROWSERS)('unexpected dialogs in %s', (kind) => {
       expect(leave.structured.dialogs).toEqual([{ type: 'beforeunload', message: '', answer: 'accept' }]);
       expect((await usable()).text).toContain('Plain page');
 
-      // Back to the editor (loaded again, clean), changed again; back/forward move along the pages agents went through.
+      // Back to the editor (loaded again, clean), changed again; back/forward move along the pages the tab went through.
       expect((await tool('navigate', { action: 'back' })).structured.url).toContain('editor.html');
       await edit('draft two');
       expect((await tool('navigate', { action: 'forward' })).error?.code).toBe('dialog_opened');

@@ -323,20 +323,36 @@ describe.each(BROWSERS)('hands in %s', (kind) => {
     expect(sizes.length).toBeGreaterThan(0);
   });
 
-  it('shares the tabs and popups a shared tab opens, listed with their opener', async () => {
+  it('shares the tabs and popups a shared tab opens, listed with their opener and named in the click\'s result', async () => {
     await load('popups.html');
     const opener = handleOf(await outline(), /link "Open in a new tab"/);
-    await tool('click', { handle: opener });
-    await tool('click', { selector: '#open' });
+    const target = (via: string) => `${site.url}/hands/popup-target.html?via=${via}`;
+    const sessionId = expect.stringMatching(/^[a-z0-9]+-\d+$/);
+    // A link with a target, window.open with a popup's features (a window of its own), window.open without (a tab).
+    const blank = await tool('click', { handle: opener });
+    expect(blank.structured.opened_tabs).toEqual([{ url: target('blank'), session: sessionId }]);
+    const signIn = await tool('click', { selector: '#open' });
+    expect(signIn.structured.opened_tabs).toEqual([{ url: target('open'), window: true, session: sessionId }]);
+    expect(signIn.text).toContain(`The page opened ${target('open')} in a new window, shared as session ${(signIn.structured.opened_tabs as Array<{ session: string }>)[0]!.session}.`);
+    const guide = await tool('click', { selector: '#open-tab' });
+    expect(guide.structured.opened_tabs).toEqual([{ url: target('open-tab'), session: sessionId }]);
+    expect(guide.text).toContain(`The page opened ${target('open-tab')} in a new tab, shared as session`);
+    // Another origin, where the opened tab's share grants no read: its origin only, never its path or query.
+    const elsewhere = await tool('click', { selector: '#open-elsewhere' });
+    const localhost = site.url.replace('127.0.0.1', 'localhost');
+    expect(elsewhere.structured.opened_tabs).toEqual([{ url: localhost, withheld: true, session: sessionId }]);
+    expect(elsewhere.text).not.toContain('s3cret');
+    const named = [blank, signIn, guide, elsewhere].map((r) => (r.structured.opened_tabs as Array<{ session: string }>)[0]!.session);
     const sessions = await until(async () => {
       const r = await call(client, 'list_sessions');
       const list = r.structured.sessions as Array<{ id: string; url: string; opener?: string }>;
-      // A popup starts at about:blank: wait until both show their page.
-      return list.filter((s) => s.url.includes('via=')).length === 2 ? list : undefined;
+      // A popup starts at about:blank: wait until each shows its page.
+      return list.filter((s) => s.url.includes('via=')).length === 3 && list.some((s) => s.url === localhost) ? list : undefined;
     }, 15_000, 'the opened tabs to become sessions');
     const opened = sessions.filter((s) => s.opener === session);
-    expect(opened.map((s) => new URL(s.url).search).sort()).toEqual(['?via=blank', '?via=open']);
-    const popup = opened[0]!.id;
+    expect(opened.map((s) => new URL(s.url).search).sort()).toEqual(['', '?via=blank', '?via=open', '?via=open-tab']);
+    expect(opened.map((s) => s.id).sort()).toEqual([...named].sort());
+    const popup = opened.find((s) => s.url.includes('via='))!.id;
     const r = await call(client, 'snapshot', { session: popup });
     expect(r.text).toMatch(/heading "Opened"/);
     for (const p of await rig.browser.pages()) if (p.url().includes('popup-target.html')) await p.close();

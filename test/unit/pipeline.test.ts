@@ -20,6 +20,8 @@ const stubs = vi.hoisted(() => ({
   judge: vi.fn(async (_need: { capability: string; origin: string }): Promise<{ kind: string }> => ({ kind: 'allow' })),
   wait: vi.fn(async (): Promise<string> => 'allow'),
   openLinkInNewTab: vi.fn(async (): Promise<string | undefined> => 'inst-99'),
+  openedTabs: vi.fn(async (): Promise<Array<{ url: string; window?: true; session?: string }>> => []),
+  watchOpenedTabs: vi.fn(),
 }));
 
 vi.mock('../../extension/background/sharing.js', () => ({ isShared: stubs.isShared, onSharingChanged: () => undefined, sharedTabIds: async () => [] }));
@@ -38,6 +40,7 @@ vi.mock('../../extension/background/audit.js', () => ({ audit: vi.fn(async () =>
 vi.mock('../../extension/background/secret-params.js', () => ({ secretParams: vi.fn(async () => []) }));
 vi.mock('../../extension/background/trusted-input.js', () => ({ offerTrustedInput: vi.fn(() => undefined), withdrawTrustedInput: vi.fn() }));
 vi.mock('../../extension/background/link-tabs.js', () => ({ openLinkInNewTab: stubs.openLinkInNewTab }));
+vi.mock('../../extension/background/opened.js', () => ({ watchOpenedTabs: stubs.watchOpenedTabs }));
 vi.mock('../../extension/background/nav-guard.js', () => ({
   guardTab: vi.fn(async () => ({ stopped: new Promise(() => undefined), blocked: () => undefined, release: async () => undefined })),
 }));
@@ -80,6 +83,7 @@ async function failure(p: Promise<unknown>): Promise<string> {
 
 beforeEach(() => {
   vi.clearAllMocks();
+  stubs.watchOpenedTabs.mockImplementation(() => ({ ready: Promise.resolve(), collect: stubs.openedTabs, stop: vi.fn() }));
 });
 
 describe('stage 1: shared tab', () => {
@@ -222,6 +226,34 @@ describe('stage 5: dispatch', () => {
     expect(value).toMatchObject({ new_tab_url: 'https://top.test/next', new_tab_session: 'inst-99' });
     const click = stubs.sendToFrame.mock.calls.find((c) => c[2] === 'click')!;
     expect(click[4]).toMatchObject({ call: 7, budget: { deadline: state.clock.deadline, slack_ms: 5_000 } });
+    stubs.sendToFrame.mockReset();
+  });
+
+  it('names in a click\'s result the tabs and windows its page opened, watched from before the click is sent', async () => {
+    const order: string[] = [];
+    stubs.watchOpenedTabs.mockImplementation(() => {
+      order.push('watch');
+      return { ready: Promise.resolve(), collect: stubs.openedTabs, stop: vi.fn() };
+    });
+    stubs.sendToFrame.mockImplementation(async (...a: unknown[]) => {
+      if (a[2] === 'click') order.push('click');
+      return { value: { dispatched: true }, document: 'doc1' };
+    });
+    stubs.openedTabs.mockImplementationOnce(async () => {
+      order.push('collect');
+      return [{ url: 'https://top.test/signin', window: true, session: 'inst-12' }];
+    });
+    const state = stateOf('click', { selector: '#open' });
+    await target(state);
+    expect(await dispatch(state)).toEqual({ dispatched: true, opened_tabs: [{ url: 'https://top.test/signin', window: true, session: 'inst-12' }] });
+    expect(order).toEqual(['watch', 'click', 'collect']);
+    // None opened: the result has no such field; an op that opens no tabs is not watched.
+    expect(await dispatch(state)).toEqual({ dispatched: true });
+    stubs.watchOpenedTabs.mockClear();
+    const typing = stateOf('type', { selector: '#f', text: 'x' });
+    await target(typing);
+    await dispatch(typing);
+    expect(stubs.watchOpenedTabs).not.toHaveBeenCalled();
     stubs.sendToFrame.mockReset();
   });
 

@@ -30,6 +30,13 @@ export const click: ToolDefinition = defineTool({
     '  is, returns the link as `new_tab_url`, and — when the options let opened tabs be shared, for http(s) links —',
     '  opens it in a background tab beside this one, shared with this tab as its opener (`new_tab_session`). With',
     '  trusted input (Chromium) the browser opens the tab itself, and it is shared as any tab a shared tab opens.',
+    '- **Popups.** A tab or window the page opens during the click (`window.open` in a handler, a link with a',
+    '  `target`) is named in `opened_tabs`: its address (the origin alone where you may not read), `window: true` for a',
+    '  window of its own, and its `session` when the options let opened tabs be shared. A popup the browser blocks is not',
+    '  reported: browsers do not tell extensions. Synthetic clicks carry no user activation, so a popup blocker (on by',
+    '  default in both browsers) blocks the `window.open` they cause, while links with a target still open; with trusted',
+    '  input (Chromium) the click has user activation, as a person\'s has. When a click that should open a window opens',
+    `  none, ${navigate.name} to its address if you know it, or ask the user.`,
     '- **Cells.** A row\'s cells are addressed as the row\'s handle, a colon and the cell\'s number from 1',
     '  (`q7k2mzr4.v:2`), as written on the row\'s line ([snapshot-format.md](snapshot-format.md)).',
     '- **When the result is read.** `dom_changed`, `navigation_started` and the changes are read after the page\'s',
@@ -51,6 +58,10 @@ export const click: ToolDefinition = defineTool({
       : value.new_tab_url
         ? ` A person's click would open ${escapeBare(value.new_tab_url)} in a new tab; Oriel opened none (sharing opened tabs is off, or not an http(s) link): ${navigate.name} there instead.`
         : '';
-    return { structured: value, text: `Clicked ${args.handle ?? value.handle ?? args.selector}${args.handle && value.handle && value.handle !== args.handle ? ` (it now shows something else, under the new handle ${value.handle})` : ''} (${value.trusted ? 'trusted' : 'synthetic'} input): ${effects}.${newTab}` };
+    // Tabs and windows the page opened (window.open, a link with a target): where, and how the agent reaches them.
+    const opened = (value.opened_tabs ?? [])
+      .map((o) => ` The page opened ${escapeBare(o.url)}${o.withheld ? ' (a site you may not read: its origin only)' : ''} in a new ${o.window ? 'window' : 'tab'}, ${o.session ? `shared as session ${o.session}` : 'not shared (sharing opened tabs is off in Oriel\'s options): the user can share it from Oriel\'s toolbar button'}.`)
+      .join('');
+    return { structured: value, text: `Clicked ${args.handle ?? value.handle ?? args.selector}${args.handle && value.handle && value.handle !== args.handle ? ` (it now shows something else, under the new handle ${value.handle})` : ''} (${value.trusted ? 'trusted' : 'synthetic'} input): ${effects}.${newTab}${opened}` };
   },
 });

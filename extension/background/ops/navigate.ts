@@ -1,12 +1,12 @@
-// The `navigate` operation, run in the background: load a URL, reload, or go back/forward along the pages agents went
-// through in the tab (nav-trail.ts), wait for the top frame's document per `wait_until`, and return the new document's
+// The `navigate` operation, run in the background: load a URL, reload, or go back/forward along the pages the tab went
+// through while shared (nav-trail.ts), wait for the top frame's document per `wait_until`, and return the new document's
 // id. MCP side: broker/mcp/tools/navigate.ts.
 import { NavigateArgs, type NavigateResult } from '../../../shared/ops.js';
 import { orielError } from '../../../shared/errors.js';
 import { sendToFrame } from '../frames.js';
 import { shownPage } from '../shown-page.js';
 import { leavePage } from './leave.js';
-import { observe, readTrail, stepped, stepTarget, visit, writeTrail, type NavTrail } from './nav-trail.js';
+import { abandoned, begin, observe, readTrail, settled, stepTarget, updateTrail, type NavTrail } from './nav-trail.js';
 
 type WaitUntil = 'load' | 'domcontentloaded' | 'none';
 
@@ -17,8 +17,7 @@ const CLOSE_DELAY_MS = 300;
 export async function navigate(tab: number, given: NavigateArgs): Promise<NavigateResult> {
   const args = checkArgs(given);
   const waitUntil: WaitUntil = args.wait_until ?? 'load';
-  const { trail, delta, target } = await plan(tab, args);
-  if (trail.changed) await writeTrail(tab, trail.now);
+  const { delta, target } = await plan(tab, args);
 
   // A page that asks before it is left is asked first, here, never by the browser's prompt (./leave.ts).
   const leave = await leavePage(tab, args, (args.timeout_ms ?? DEFAULT_TIMEOUT_MS) + 5_000);
@@ -28,19 +27,22 @@ export async function navigate(tab: number, given: NavigateArgs): Promise<Naviga
 
   const previous = await chrome.webNavigation.getFrame({ tabId: tab, frameId: 0 }).catch(() => null);
   const waiter = watchTopFrame(tab, waitUntil, args.timeout_ms ?? DEFAULT_TIMEOUT_MS, previous ?? undefined, target);
+  // The trail moves before the load starts, so that the tab's commit (../trail-watch.ts) lands on the entry this call
+  // moved to — a step stays a step, a redirect replaces the entry — rather than counting as a new page.
+  const trail = await beginTrail(tab, delta ?? (target === undefined ? 'reload' : 'visit'), target);
   try {
     await start(tab, target === undefined ? 'reload' : undefined, target);
     await waiter.done;
+  } catch (err) {
+    await updateTrail(tab, (t) => abandoned(t, trail.before, trail.now.landing)).catch(() => undefined);
+    throw err;
   } finally {
     waiter.dispose();
   }
   const after = await getTab(tab);
-  if (target !== undefined) {
-    // Where the tab landed: after redirects once loaded; the requested page when not waiting. The trail keeps the
-    // real URL (it must load it again); only what agents are shown is scrubbed.
-    const landed = waitUntil === 'none' ? target : (after.url ?? target);
-    await writeTrail(tab, delta === undefined ? visit(trail.now, landed) : stepped(trail.now, delta, landed));
-  }
+  // Where the tab landed, after redirects, once loaded; without waiting, its commit will say. The trail keeps the real
+  // URL (it must load it again); only what agents are shown is scrubbed.
+  if (waitUntil !== 'none' && after.url) await updateTrail(tab, (t) => settled(t, after.url!));
   // A redirect, back/forward or reload may land on an origin nobody granted read: its title and path stay here.
   const page = await shownPage(tab, after.url ?? '', after.title ?? '');
   const shownUrl = page.url;
@@ -79,16 +81,28 @@ async function closeTab(tab: number): Promise<NavigateResult> {
   return { url: page.url, title: page.title, ...(page.withheld && { withheld: true }), closed: true };
 }
 
-/** Where a navigate call goes: the trail as seen now, the step back/forward, the URL to load (none: reload). */
+/** Where a navigate call goes: the step back/forward, the URL to load (none: reload). */
 interface Plan {
-  trail: { now: NavTrail; changed: boolean };
   delta: -1 | 1 | undefined;
   target: string | undefined;
 }
 
 /**
- * Works out where a navigate call takes the tab, without moving it. Back and forward move along the pages agents saw in
- * this tab, not the browser's history (see nav-trail.ts).
+ * Moves `tab`'s trail as the load of `target` begins (nav-trail.ts `begin`), the tab's current page recorded first
+ * should no listener have seen it. Returns the trail before and after.
+ */
+async function beginTrail(tab: number, move: Parameters<typeof begin>[1], target: string | undefined): Promise<{ before: NavTrail; now: NavTrail }> {
+  let before: NavTrail = { entries: [], index: -1 };
+  const now = await updateTrail(tab, async (stored) => {
+    before = observe(stored, (await getTab(tab)).url);
+    return begin(before, move, target);
+  });
+  return { before, now };
+}
+
+/**
+ * Works out where a navigate call takes the tab, without moving it. Back and forward move along the pages the tab
+ * showed while shared, not the browser's history (see nav-trail.ts).
  * @throws OrielError `invalid_argument` for a URL navigate refuses, `navigation_failed` when there is no page to step
  *   to, `session_gone` when the tab is closed.
  */
@@ -102,12 +116,12 @@ async function plan(tab: number, args: NavigateArgs): Promise<Plan> {
   else if (delta !== undefined) {
     target = stepTarget(now, delta);
     if (target === undefined) {
-      throw orielError('navigation_failed', `There is no ${delta < 0 ? 'previous' : 'next'} page: back and forward move among the pages agents went through in this tab, and this is the ${delta < 0 ? 'first' : 'last'} of them.`, {
+      throw orielError('navigation_failed', `There is no ${delta < 0 ? 'previous' : 'next'} page: back and forward move among the pages this tab showed since it was shared, and this is the ${delta < 0 ? 'first' : 'last'} of them.`, {
         next: 'navigate with a url',
       });
     }
   }
-  return { trail: { now, changed: now !== seen }, delta, target };
+  return { delta, target };
 }
 
 /**

@@ -18,6 +18,7 @@ import { offerTrustedInput, withdrawTrustedInput } from '../trusted-input.js';
 import { underNavigationGuard } from './guarded.js';
 import { decideEveryFrame, type FrameOutcome } from './every-frame.js';
 import { openLinkInNewTab } from '../link-tabs.js';
+import { watchOpenedTabs } from '../opened.js';
 import { withDialogPolicy } from '../dialog-policy.js';
 import { beginChanges } from './changes.js';
 import { obtainDestination } from './consent.js';
@@ -93,9 +94,11 @@ async function carryOut(given: CallState, prepared: Promise<Prepared>, topUrl?: 
   if (target.everyFrame) return waitInTab(state, options);
   trackCall(state.call.id, tab, [target.frame]);
   const input = offerTrustedInput(state.call.id, state.op, tab, target.frame, state.settings.trustedInput);
+  // The tabs and windows the page opens while the call runs (window.open, a link with a target) go into its result.
+  const opening = specOf(state.op).opens_new_tab ? watchOpenedTabs(tab) : undefined;
   try {
     const acts = OPS[state.op].capability === 'act';
-    const comparison = await begun;
+    const [comparison] = await Promise.all([begun, opening?.ready]);
     // Where the op may follow a link or submit a form to an origin consent has not judged, the page says so first.
     const leadsFrom = activationOf(state.op, state.args) && target.destination === undefined ? target.origin : undefined;
     const frameOptions = {
@@ -108,15 +111,18 @@ async function carryOut(given: CallState, prepared: Promise<Prepared>, topUrl?: 
     const reply = await endsWithDocument(sendToFrame(tab, target.frame, state.op, state.args, frameOptions), tab, target.frame, acts ? OWN_NAVIGATION_GRACE_MS : 0);
     // The state the pipeline goes on with is `given`: the comparison travels there to the result (./changes.ts).
     if (comparison) given.begun = { comparison, ...(reply.thenRead && { read: reply.thenRead }) };
-    const value = reply.value;
+    const openedTabs = await opening?.collect();
+    const value = openedTabs?.length ? { ...(reply.value as object), opened_tabs: openedTabs } : reply.value;
     // A modified click on a link that synthetic events could not open: open it as a person's click would.
     const newTabUrl = specOf(state.op).opens_new_tab ? argOf(value, 'new_tab_url') : undefined;
     if (typeof newTabUrl === 'string') {
       const session = await openLinkInNewTab(tab, newTabUrl, state.settings);
-      if (session) return { ...value, new_tab_session: session };
+      if (session) return { ...(value as object), new_tab_session: session };
     }
     return value;
   } finally {
+    // A call that failed names none (the tabs stay shared as any tab a shared tab opens).
+    opening?.stop();
     untrackCall(state.call.id);
     withdrawTrustedInput(state.call.id);
   }
