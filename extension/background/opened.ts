@@ -63,8 +63,9 @@ async function tabIds(): Promise<Set<number>> {
 }
 
 /**
- * Starts noting the tabs and windows `tab`'s pages open (`webNavigation.onCreatedNavigationTarget`). `ready` settles
- * once the tabs open before are known (await it before acting); `collect` stops and resolves to what was opened, in
+ * Starts noting the tabs and windows `tab`'s pages open (`webNavigation.onCreatedNavigationTarget`), and asks the
+ * browser which tabs are open now; an act sent after this call is delivered after that question is answered. `ready`
+ * settles once the answer is in; `collect` stops and resolves to what was opened, in
  * the order it opened, each once shared or not — waiting up to {@link LATE_REPORT_MS} for the report of a tab that
  * appeared meanwhile and has not been reported yet. `stop` ends the watch without collecting.
  */
