@@ -137,15 +137,17 @@ describe.each(BROWSERS)('evaluate under a strict CSP in %s', (kind) => {
     // Huge results are cut in the page to max_chars (default 20000) and flagged, never shipped whole.
     const huge = await evaluate({ expression: '"x".repeat(5_000_000)' });
     expect(huge.isError).toBe(false);
-    expect(huge.structured).toMatchObject({ type: 'string', truncated: true });
+    // The whole JSON's length comes with it (the string's 5,000,000 characters and its two quotes).
+    expect(huge.structured).toMatchObject({ type: 'string', truncated: true, chars: 5_000_002 });
     expect((huge.structured.value as string).length).toBe(20_000);
     const list = await evaluate({ expression: 'Array.from({ length: 200_000 }, (_, i) => i)', max_chars: 1000 });
-    expect(list.structured).toMatchObject({ type: 'array', truncated: true });
+    const listChars = JSON.stringify(Array.from({ length: 200_000 }, (_, i) => i)).length;
+    expect(list.structured).toMatchObject({ type: 'array', truncated: true, chars: listChars });
     expect(list.structured.value).toMatch(/^\[0,1,2,/);
     expect((list.structured.value as string).length).toBe(1000);
-    // The text shows the cut JSON as it is (not quoted as a string) and says how much of it that is.
+    // The text shows the cut JSON as it is (not quoted as a string) and says how much of it that is, of how much.
     expect(list.text).toMatch(/^array: \[0,1,2,/);
-    expect(list.text).toContain('[truncated: the first 1000 characters of its JSON]');
+    expect(list.text).toContain(`[truncated: the first 1000 characters of its JSON, ${listChars} in all]`);
   });
 
   it('switched off again: evaluate_unavailable again, without reloading anything', async () => {

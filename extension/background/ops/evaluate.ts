@@ -11,7 +11,7 @@ const DEFAULT_TIMEOUT_MS = 10_000;
 
 /** What the page-side runner reports back. */
 type Outcome =
-  | { ok: true; type: string; json: string | null; truncated: boolean }
+  | { ok: true; type: string; json: string | null; truncated: boolean; chars: number }
   | { ok: false; kind: 'throw' | 'serialize' | 'timeout' | 'csp'; name: string; message: string };
 
 /** Runs the expression; the consent stage (../pipeline/consent.ts) has checked the exec capability. */
@@ -35,7 +35,7 @@ export async function evaluate(tab: number, args: EvaluateArgs): Promise<Evaluat
   }
   let value: unknown = null;
   if (outcome.json !== null) value = outcome.truncated ? outcome.json : JSON.parse(outcome.json);
-  return { value, type: outcome.type, truncated: outcome.truncated, via };
+  return { value, type: outcome.type, truncated: outcome.truncated, ...(outcome.truncated && { chars: outcome.chars }), via };
 }
 
 /** The error that says exactly what the user must switch on, per browser. */
@@ -126,9 +126,9 @@ function runInPage(given: (() => unknown) | null, expression: string, max: numbe
       } catch (e) {
         return { ok: false, kind: 'serialize', ...describe(e) };
       }
-      if (json === undefined) return { ok: true, type, json: null, truncated: false };
-      if (json.length > max) return { ok: true, type, json: json.slice(0, max), truncated: true };
-      return { ok: true, type, json, truncated: false };
+      if (json === undefined) return { ok: true, type, json: null, truncated: false, chars: 0 };
+      if (json.length > max) return { ok: true, type, json: json.slice(0, max), truncated: true, chars: json.length };
+      return { ok: true, type, json, truncated: false, chars: json.length };
     },
     (e): Outcome => {
       if ((e as { oriel?: string } | null)?.oriel === 'timeout') return { ok: false, kind: 'timeout', ...describe(e) };
