@@ -156,4 +156,42 @@ describe.each(BROWSERS)('evaluate under a strict CSP in %s', (kind) => {
     const r = await evaluate({ expression: 'window.appState.user' });
     expect(r.error?.code).toBe('evaluate_unavailable');
   });
+
+  it("returns the value itself where the page replaced JSON.stringify and gave every object and array a toJSON, before Oriel's page script came or after", async () => {
+    // Loaded before it is shared: the page's script replaced them before Oriel's page script arrived.
+    const tab = await rig.open(`${site.url}/poison.html`);
+    await rig.share('poison.html');
+    const session = await until(
+      async () => ((await call(client, 'list_sessions')).structured.sessions as Array<{ id: string; url: string }> | undefined)?.find((s) => s.url.includes('/poison.html'))?.id,
+      20_000,
+      'the poisoned tab to become a session',
+    );
+    const inTab = (args: Record<string, unknown>) => evaluate({ session, ...args });
+    await tab.bringToFront();
+    const asking = inTab({ expression: 'window.appState' });
+    await answerPrompt(rig, { capability: 'exec' }, 'allow_session', tab);
+    const appState = { user: 'ada', items: [1, 2, 3], when: '1970-01-01T00:00:00.000Z', nested: { a: [{ b: null }, null] } };
+    expect((await asking).structured).toMatchObject({ value: appState, type: 'object', truncated: false });
+    // As JSON writes them: key order, escapes, a class's own toJSON and Date's, boxed primitives, values without a JSON form.
+    const ordered = await inTab({ expression: "({ b: 1, a: 2, 10: 'x', 2: 'y' })" });
+    expect(ordered.text).toBe('object: {"2":"y","10":"x","b":1,"a":2}');
+    const text = 'q" b\\ n\n t\t c\u0001 e\u{1F600}';
+    expect((await inTab({ expression: JSON.stringify(text) })).structured.value).toBe(text);
+    const mixed = await inTab({
+      expression: "(() => { class Point { toJSON() { return 'a point' } } return [new Point(), new Date(0), new Number(5), new String('s'), new Boolean(false), NaN, -0, Infinity, () => 1, Symbol('x'), undefined] })()",
+    });
+    expect(mixed.structured).toMatchObject({ value: ['a point', '1970-01-01T00:00:00.000Z', 5, 's', false, null, 0, null, null, null, null], type: 'array' });
+    const big = await inTab({ expression: '1n' });
+    expect(big.error?.code).toBe('page_error');
+    expect(big.error?.message).toMatch(/JSON.*BigInt/);
+
+    // Reloaded while shared, Oriel's page script comes first: even a page that replaces what a JSON writer of its own
+    // would use (Object.keys, Array.isArray, String.prototype.slice, setTimeout, …) gets the value itself, cut or whole.
+    await tab.goto(`${site.url}/poison.html?deep`, { waitUntil: 'load' });
+    await tab.bringToFront();
+    expect((await inTab({ expression: 'window.appState' })).structured).toMatchObject({ value: appState, type: 'object', truncated: false });
+    const cut = await inTab({ expression: "'x'.repeat(5000) + '\\n'", max_chars: 100 });
+    expect(cut.structured).toMatchObject({ value: `"${'x'.repeat(99)}`, type: 'string', truncated: true, chars: 5004 });
+    await tab.close();
+  });
 });
