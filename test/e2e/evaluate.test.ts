@@ -10,7 +10,7 @@ import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM_EXTENSION_ID } from '../../shared/extension-ids.js';
 import { BROWSERS, FIXTURES, USER_SCRIPTS_PREFS, call, launchRig, serveFixtures, until, type Rig } from './harness.js';
-import { answerPrompt, setPolicy, untilListed } from './consent-helpers.js';
+import { answerPrompt, promptCards, setPolicy, untilListed } from './consent-helpers.js';
 
 /** What hardened sites send: scripts from their own origin only, so eval and new Function are refused. */
 const CSP = "default-src 'self'; script-src 'self'; object-src 'none'";
@@ -67,6 +67,12 @@ describe.each(BROWSERS)('evaluate under a strict CSP in %s', (kind) => {
     await setPolicy(rig, { exec: true });
     await untilListed(client, 'evaluate');
     await page.bringToFront();
+    // Code that cannot parse is refused at once, with the parser's message: nobody is asked to allow it.
+    const broken = await evaluate({ expression: 'const x = 1; x' });
+    expect(broken.error?.code, broken.error?.message).toBe('invalid_argument');
+    expect(broken.error?.message).toContain("SyntaxError: Unexpected token 'const'");
+    expect(broken.error?.message).toContain('wrap statements');
+    expect(await promptCards(rig)).toEqual([]);
     const asking = evaluate({ expression: 'window.appState.user' });
     const card = await answerPrompt(rig, { capability: 'exec' }, 'allow_session', page);
     expect(card.code).toBe('window.appState.user');
@@ -124,10 +130,9 @@ describe.each(BROWSERS)('evaluate under a strict CSP in %s', (kind) => {
     const missing = await evaluate({ expression: 'window.noSuchThing.field' });
     expect(missing.error?.code).toBe('page_error');
     expect(missing.error?.message).toContain('TypeError');
-    const syntax = await evaluate({ expression: 'const x = 1; x' });
-    expect(syntax.error?.code, syntax.error?.message).toBe('page_error');
-    expect(syntax.error?.message).toContain('The page threw SyntaxError: ');
-    expect(syntax.error?.message).toContain('wrap statements');
+    const syntax = await evaluate({ expression: '[1,\n2 3]' });
+    expect(syntax.error?.code, syntax.error?.message).toBe('invalid_argument');
+    expect(syntax.error?.message).toContain('SyntaxError: Unexpected number (line 2)');
     const cyclic = await evaluate({ expression: '(() => { const o = {}; o.o = o; return o })()' });
     expect(cyclic.error?.code).toBe('page_error');
     expect(cyclic.error?.message).toMatch(/JSON/);

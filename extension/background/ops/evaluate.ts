@@ -323,7 +323,8 @@ async function tryUserScripts(tab: number, expression: string, max: number, time
   // Absent without the permission (Firefox) or while "Allow User Scripts" is off (Chrome); no execute before Firefox 153.
   const api = userScriptsNamespace();
   if (typeof api?.execute !== 'function') return undefined;
-  // The expression becomes the body of an arrow function inside the runner call: no eval, so no CSP check.
+  // The expression becomes the body of an arrow function inside the runner call: no eval, so no CSP check. The broker
+  // checks that expressions parse in this form or the Function constructor's (broker/mcp/tools/evaluate.ts, FORMS).
   const code = `(${runInPage.toString()})(async () => (\n${expression}\n), '', ${JSON.stringify(max)}, ${JSON.stringify(timeoutMs)}, ${JSON.stringify(KIT_CHANNEL)})`;
   try {
     const [first] = await api.execute({ target: { tabId: tab, frameIds: [0] }, world: 'MAIN', injectImmediately: true, js: [{ code }] });
