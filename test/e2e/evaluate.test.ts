@@ -3,7 +3,9 @@
 // user scripts off by default → evaluate_unavailable naming the exact switch; switched on the way a person does
 // (Chromium: the "Allow User Scripts" toggle in chrome://extensions; Firefox: the options page's button, which requests
 // the optional userScripts permission) → values, promises, page errors and bounds through userScripts.execute;
-// switched off again → unavailable again.
+// switched off again → unavailable again. Also: code that does not parse is refused before anyone is asked; a cut
+// result says its whole length; a page that replaced JSON.stringify or the built-ins still gets its true value back;
+// a crashed, reloading or busy page is reported as such.
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import type { Page } from 'puppeteer-core';
@@ -20,6 +22,7 @@ describe.each(BROWSERS)('evaluate under a strict CSP in %s', (kind) => {
   let site: Awaited<ReturnType<typeof serveFixtures>>;
   let page: Page;
   let client: Client;
+  let busyStarts = 0;
   const evaluate = (args: Record<string, unknown>) => call(client, 'evaluate', args);
   /** Chromium: what the options page's evaluate fieldset shows (state, and which explanation is visible). */
   async function chromiumOptions(openSwitch = false): Promise<{ state?: string; text: string; chromiumHelp: boolean; firefoxButton: boolean }> {
@@ -43,8 +46,22 @@ describe.each(BROWSERS)('evaluate under a strict CSP in %s', (kind) => {
     }
   }
 
+  /** The id of the session of the shared tab whose URL contains `urlPart`, once there is one. */
+  const sessionOf = (urlPart: string) =>
+    until(
+      async () => ((await call(client, 'list_sessions')).structured.sessions as Array<{ id: string; url: string }> | undefined)?.find((s) => s.url.includes(urlPart))?.id,
+      20_000,
+      `the tab of ${urlPart} to become a session`,
+    );
+
   beforeAll(async () => {
-    site = await serveFixtures(path.join(FIXTURES, 'actions'));
+    // busy.html tells this route just before it keeps its thread busy.
+    site = await serveFixtures(path.join(FIXTURES, 'actions'), {
+      '/busy-started': (_req, res) => {
+        busyStarts++;
+        res.writeHead(200, { 'content-type': 'text/plain' }).end('busy');
+      },
+    });
     rig = await launchRig(kind, { firefoxPrefs: USER_SCRIPTS_PREFS });
     client = await rig.client('legacy', 'evaluate-test');
     page = await rig.open(`${site.url}/strict.csp.html?csp=${encodeURIComponent(CSP)}`);
@@ -166,11 +183,7 @@ describe.each(BROWSERS)('evaluate under a strict CSP in %s', (kind) => {
     // Loaded before it is shared: the page's script replaced them before Oriel's page script arrived.
     const tab = await rig.open(`${site.url}/poison.html`);
     await rig.share('poison.html');
-    const session = await until(
-      async () => ((await call(client, 'list_sessions')).structured.sessions as Array<{ id: string; url: string }> | undefined)?.find((s) => s.url.includes('/poison.html'))?.id,
-      20_000,
-      'the poisoned tab to become a session',
-    );
+    const session = await sessionOf('/poison.html');
     const inTab = (args: Record<string, unknown>) => evaluate({ session, ...args });
     await tab.bringToFront();
     const asking = inTab({ expression: 'window.appState' });
@@ -198,5 +211,70 @@ describe.each(BROWSERS)('evaluate under a strict CSP in %s', (kind) => {
     const cut = await inTab({ expression: "'x'.repeat(5000) + '\\n'", max_chars: 100 });
     expect(cut.structured).toMatchObject({ value: `"${'x'.repeat(99)}`, type: 'string', truncated: true, chars: 5004 });
     await tab.close();
+  });
+  /** Opens busy.html in a new tab (`name` tells it apart), shares it and allows any code in it; returns the first use's answer. */
+  async function busyTab(name: string, query = '') {
+    const tab = await rig.open(`${site.url}/busy.html?${name}${query}`);
+    await rig.share(`busy.html?${name}`);
+    const session = await sessionOf(`busy.html?${name}`);
+    await tab.bringToFront();
+    const asking = evaluate({ session, expression: '1 + 1' });
+    await answerPrompt(rig, { capability: 'exec' }, 'allow_session', tab);
+    return { tab, session, first: await asking };
+  }
+
+  // Near the end: it crashes renderers. (Firefox, whose content processes a test can only kill all at once, soon shows
+  // its crashed-tab page instead, which is no page of the site: not checked here.)
+  it.runIf(kind === 'chromium')('a crashed page: evaluate says it does not answer and to reload it, not that Oriel may not run there', async () => {
+    // One page allows eval (evaluate runs through scripting there), one forbids it (through user scripts only).
+    const plain = await busyTab('plain');
+    expect(plain.first.structured.value).toBe(2);
+    const strict = await busyTab('strict', `&csp=${encodeURIComponent(CSP)}`);
+    expect(strict.first.error?.code).toBe('evaluate_unavailable');
+    // As when the person ends a page Chromium found unresponsive.
+    for (const { tab } of [plain, strict]) {
+      const crashed = new Promise((resolve) => tab.once('error', resolve));
+      const cdp = await tab.createCDPSession();
+      void cdp.send('Page.crash').catch(() => undefined);
+      await crashed;
+    }
+    const saysCrashed = (r: Awaited<ReturnType<typeof evaluate>>) => {
+      expect(r.error?.code, r.error?.message).toBe('unsupported');
+      expect(r.error?.message).toMatch(/does not answer Oriel, though it is a web page: it has probably crashed or is stuck/);
+      expect(r.error?.next).toMatch(/navigate with action "reload"/);
+      expect(r.error?.details).toMatchObject({ reason: 'unresponsive' });
+    };
+    // User scripts are off by now: through scripting; then through user scripts.
+    saysCrashed(await evaluate({ session: plain.session, expression: '1 + 1', timeout_ms: 1000 }));
+    await rig.allowUserScripts();
+    saysCrashed(await evaluate({ session: strict.session, expression: '1 + 1', timeout_ms: 1000 }));
+    await rig.allowUserScripts(false);
+  });
+
+  // (Firefox does not answer an injection whose page navigated away at all: the call meets its deadline.)
+  it.runIf(kind === 'chromium')('a page that reloads while the expression runs: stale_document, not an error of the page or a syntax error', async () => {
+    const { session, first } = await busyTab('reloading');
+    expect(first.structured.value).toBe(2);
+    // User scripts are off by now: through scripting; then through user scripts.
+    for (const userScripts of [false, true]) {
+      if (userScripts) await rig.allowUserScripts();
+      const r = await evaluate({ session, expression: '(location.reload(), new Promise(() => {}))', timeout_ms: 3000 });
+      expect(r.error?.code, r.error?.message).toBe('stale_document');
+      expect(r.error?.message).toContain('The page navigated or reloaded');
+    }
+    await rig.allowUserScripts(false);
+  });
+
+  // Last: it leaves a page busy for a while.
+  it('a busy page (a script that does not stop): evaluate fails with timeout, saying the page does not respond', async () => {
+    const { session, first } = await busyTab('ms=15000');
+    expect(first.structured.value).toBe(2);
+    // Its button keeps the page's thread busy for 15 s, as an endless loop would, telling the server first.
+    expect((await evaluate({ session, expression: "document.getElementById('work').click()" })).isError).toBe(false);
+    await until(() => busyStarts > 0 || undefined, 20_000, 'the page to start its busy loop');
+    const busy = await evaluate({ session, expression: '1 + 1', timeout_ms: 100 });
+    expect(busy.error?.code, busy.error?.message).toBe('timeout');
+    expect(busy.error?.message).toMatch(/the page is not responding: .*a script is busy/);
+    expect(busy.error?.next).toMatch(/wait for the page/);
   });
 });

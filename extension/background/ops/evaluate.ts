@@ -5,6 +5,7 @@
 import type { EvaluateArgs, EvaluateResult } from '../../../shared/ops.js';
 import { orielError, type OrielError } from '../../../shared/errors.js';
 import { evalAllowed } from '../csp.js';
+import { unreachable } from '../frames.js';
 import { EVALUATE_KIT, EVALUATE_KIT_VERSION, type EvaluateKit } from '../../../shared/page-channel.js';
 
 const DEFAULT_MAX_CHARS = 20_000;
@@ -305,17 +306,21 @@ async function runInPage(
 }
 
 async function viaScripting(tab: number, expression: string, max: number, timeoutMs: number): Promise<Outcome> {
+  const before = await documentOf(tab);
+  let first: chrome.scripting.InjectionResult<unknown> | undefined;
   try {
-    const [first] = await chrome.scripting.executeScript({
+    [first] = await chrome.scripting.executeScript({
       target: { tabId: tab, frameIds: [0] },
       world: 'MAIN',
       func: runInPage,
       args: [null, expression, max, timeoutMs, KIT_CHANNEL],
     });
-    return (first?.result as Outcome | undefined) ?? { ok: false, kind: 'throw', name: 'Error', message: 'The page gave no result (it may be navigating).' };
   } catch (err) {
-    throw injectionFailed(err);
+    throw await injectionFailed(tab, err);
   }
+  if (first?.result !== undefined && first.result !== null) return first.result as Outcome;
+  // The runner always answers: no answer means the document went away under it (navigated, or its renderer died).
+  throw (await whyNoResult(tab, before)) ?? orielError('internal', 'The page answered evaluate with nothing, though it is still there.');
 }
 
 /** userScripts.execute when the browser has it and the user allowed it; undefined otherwise. */
@@ -326,15 +331,64 @@ async function tryUserScripts(tab: number, expression: string, max: number, time
   // The expression becomes the body of an arrow function inside the runner call: no eval, so no CSP check. The broker
   // checks that expressions parse in this form or the Function constructor's (broker/mcp/tools/evaluate.ts, FORMS).
   const code = `(${runInPage.toString()})(async () => (\n${expression}\n), '', ${JSON.stringify(max)}, ${JSON.stringify(timeoutMs)}, ${JSON.stringify(KIT_CHANNEL)})`;
+  const before = await documentOf(tab);
+  let first: { result?: unknown; error?: unknown } | undefined;
   try {
-    const [first] = await api.execute({ target: { tabId: tab, frameIds: [0] }, world: 'MAIN', injectImmediately: true, js: [{ code }] });
-    if (first?.error) return { ok: false, kind: 'throw', ...injectionError(first.error) };
-    return (first?.result as Outcome | undefined) ?? { ok: false, kind: 'throw', name: 'SyntaxError', message: 'The expression did not compile.' };
+    [first] = await api.execute({ target: { tabId: tab, frameIds: [0] }, world: 'MAIN', injectImmediately: true, js: [{ code }] });
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
-    if (/user ?scripts|not allowed|permission/i.test(message)) return undefined;
     if (/SyntaxError|Unexpected|unexpected/i.test(message)) return { ok: false, kind: 'throw', name: 'SyntaxError', message };
-    throw injectionFailed(err);
+    // A page the browser cannot reach says "permission" too (Chromium: "… must request permission to access the respective host").
+    if (!HOST_UNREACHABLE.test(message) && /user ?scripts|not allowed|permission/i.test(message)) return undefined;
+    throw await injectionFailed(tab, err);
+  }
+  if (first?.error) return { ok: false, kind: 'throw', ...injectionError(first.error) };
+  if (first?.result !== undefined && first.result !== null) return first.result as Outcome;
+  // Chromium reports a syntax error in a user script as nothing at all, and so does a document that went away under
+  // it: a page that is still the same and still answers had the syntax error.
+  const gone = await whyNoResult(tab, before);
+  if (gone) throw gone;
+  return { ok: false, kind: 'throw', name: 'SyntaxError', message: 'The expression did not compile.' };
+}
+
+/** Which document the top frame of `tab` shows: Chromium's document id, else (Firefox) its URL. */
+async function documentOf(tab: number): Promise<string | undefined> {
+  const frame = await chrome.webNavigation.getFrame({ tabId: tab, frameId: 0 }).catch(() => null);
+  return (frame as { documentId?: string } | null)?.documentId ?? frame?.url;
+}
+
+/**
+ * Why an injection into `tab` gave nothing back, `before` being {@link documentOf} the tab when it was made: the tab
+ * closed (`session_gone`), its page navigated meanwhile (`stale_document`), or the page does not answer (crashed or
+ * stuck: ../frames.ts `unreachable`). Undefined when the same page is there and answers.
+ */
+async function whyNoResult(tab: number, before: string | undefined): Promise<OrielError | undefined> {
+  const tabNow = await chrome.tabs.get(tab).catch(() => undefined);
+  if (!tabNow) return orielError('session_gone', 'The tab was closed.');
+  if (tabNow.status === 'loading' || (await documentOf(tab)) !== before) {
+    return orielError('stale_document', 'The page navigated or reloaded while the expression ran, so its value is lost. Take a new snapshot, then run it again if it is still needed.');
+  }
+  return (await pageAnswers(tab)) ? undefined : unreachable(tab, 0, new Error('The page gave no result.'));
+}
+
+/** What Chromium says when it cannot inject into a web page whose host Oriel may access: its renderer is gone (crashed, or ended by the person). */
+const HOST_UNREACHABLE = /Cannot access contents of the page/i;
+
+/** How long a page gets to show it is alive after an injection gave nothing back, ms. */
+const ALIVE_PROBE_MS = 1_000;
+
+/** Whether the top frame of `tab` runs a script at all (in the isolated world, reading nothing), within {@link ALIVE_PROBE_MS}. */
+async function pageAnswers(tab: number): Promise<boolean> {
+  const probe = chrome.scripting.executeScript({ target: { tabId: tab, frameIds: [0] }, func: () => true }).then(
+    ([r]) => r?.result === true,
+    () => false,
+  );
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ALIVE_PROBE_MS)));
+  try {
+    return await Promise.race([probe, late]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
@@ -353,8 +407,14 @@ function injectionError(e: unknown): { name: string; message: string } {
   return { name, message };
 }
 
-function injectionFailed(err: unknown): OrielError {
+/**
+ * Why the browser would not run the code in `tab`: closed (`session_gone`); for a web page Chromium cannot reach, which
+ * it words as a missing host permission, most likely crashed or stuck (../frames.ts `unreachable`: `unsupported`,
+ * `details.reason: "unresponsive"`, next a reload); else a page extensions may not touch.
+ */
+async function injectionFailed(tab: number, err: unknown): Promise<OrielError> {
   const message = err instanceof Error ? err.message : String(err);
   if (/No tab with id|Invalid tab ID/i.test(message)) return orielError('session_gone', 'The tab was closed.');
+  if (HOST_UNREACHABLE.test(message)) return unreachable(tab, 0, err);
   return orielError('unsupported', `Oriel cannot run code in this page (${message.slice(0, 200)}). Browser pages and some protected sites forbid extensions.`);
 }
