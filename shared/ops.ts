@@ -291,6 +291,8 @@ export const EvaluateResult = z.object({
   value: z.unknown(),
   type: z.string(),
   truncated: z.boolean(),
+  /** When `truncated`: the length of the whole value's JSON text, characters (`value` holds its first `max_chars`). */
+  chars: z.number().int().optional(),
   via: z.enum(['userScripts', 'scripting']),
 });
 export type EvaluateResult = z.infer<typeof EvaluateResult>;

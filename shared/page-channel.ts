@@ -83,3 +83,48 @@ export const PAGE_HOOKS_ASK = 'oriel-page-hooks-ask';
  * survives reloads and navigations within the origin, so it marks the tab for the documents that follow.
  */
 export const SHARED_MARK = 'oriel-shared-tab';
+
+/**
+ * evaluate's runner (extension/background/ops/evaluate.ts, put into the page's world for each call) → MAIN, on
+ * `window`: "which built-ins may I use?". `detail` is a fresh object of the runner's; the page script sets its `kit` to
+ * its {@link EvaluateKit} at once. Both ends run in the page's world, so `detail` is that very object (no text, no
+ * copy). A page sees the event, and may take the kit: its own built-ins, frozen.
+ */
+export const EVALUATE_KIT = 'oriel-evaluate-kit';
+
+/** The shape of {@link EvaluateKit} this build's runner knows; it ignores a kit of another (a page script left by an older Oriel). */
+export const EVALUATE_KIT_VERSION = 1;
+
+/**
+ * The page's built-ins that evaluate's runner needs to await the expression and write its value as JSON, as Oriel's
+ * page script took them when it arrived — before any page script, where the browser let it (docs/architecture.md,
+ * "What a page can see") — so a page that replaced them since does not change what evaluate returns. The runner
+ * writes JSON itself, with none of the page's `JSON`, and takes the same built-ins as they are now where no page
+ * script answers. Frozen, and so is `unbox`.
+ */
+export interface EvaluateKit {
+  readonly version: number;
+  /** `Array.isArray`. */
+  readonly isArray: (value: unknown) => boolean;
+  /** `Object.keys`: own enumerable string keys, in property order. */
+  readonly keys: (o: object) => string[];
+  /** `Object.getPrototypeOf`. */
+  readonly getPrototypeOf: (o: object) => object | null;
+  /** `Reflect.apply`. */
+  readonly apply: (f: (...args: never[]) => unknown, self: unknown, args: readonly unknown[]) => unknown;
+  /** `String.prototype.slice`, for {@link apply}. */
+  readonly slice: (this: string, start?: number, end?: number) => string;
+  /** `String.prototype.charCodeAt`, for {@link apply}. */
+  readonly charCodeAt: (this: string, index: number) => number;
+  /** `Object.prototype` and `Array.prototype`: a `toJSON` found there is the page's addition for every object or array, and is not called. */
+  readonly objectPrototype: object;
+  readonly arrayPrototype: object;
+  /** Number, String and Boolean objects: each prototype with its own `valueOf`, what JSON writes such an object as. */
+  readonly unbox: ReadonlyArray<readonly [object, (this: unknown) => unknown]>;
+  /** `Promise`, `setTimeout` and `clearTimeout` (of `window`), for the expression's time limit. */
+  readonly Promise: PromiseConstructor;
+  readonly setTimeout: (run: () => void, ms: number) => unknown;
+  readonly clearTimeout: (id: unknown) => void;
+  /** `String`, to describe what the expression threw. */
+  readonly String: (value: unknown) => string;
+}

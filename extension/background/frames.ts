@@ -170,9 +170,10 @@ export async function sendToFrame<N extends ContentOpName>(tab: number, frameId:
 
 /**
  * Why a frame did not answer, as the agent should hear it: the tab closed (`session_gone`), the frame is loading
- * another document (`stale_document`), or the frame cannot host Oriel (`unsupported`).
+ * another document (`stale_document`), or the frame cannot host Oriel (`unsupported`; `details.reason:
+ * "unresponsive"` for a web page, which has most likely crashed or is stuck). `err` is what the browser said.
  */
-async function unreachable(tab: number, frameId: number, err: unknown): Promise<OrielError> {
+export async function unreachable(tab: number, frameId: number, err: unknown): Promise<OrielError> {
   const tabNow = await chrome.tabs.get(tab).catch(() => undefined);
   if (!tabNow) return new OrielError(errorData('session_gone', 'The tab was closed.'));
   const message = err instanceof Error ? err.message : String(err);

@@ -1,6 +1,7 @@
 // Installs the page-facing halves of Oriel's features, one module each, once per document (./hello.ts).
 import { installBridge } from './bridge.js';
 import { installDialogs } from './dialogs.js';
+import { installEvaluateKit } from './evaluate-kit.js';
 import { installInternals } from './internals.js';
 import { greetContentScript } from './hello.js';
 import { takePrimordials } from './primordials.js';
@@ -18,4 +19,5 @@ export function installPageWorld(): void {
   installNavigatorContext();
   installPageToolsChannel();
   installInternals();
+  installEvaluateKit();
 }

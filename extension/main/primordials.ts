@@ -3,6 +3,37 @@
 // addEventListener does not change how Oriel's side behaves. (A page
 // can still break its own tools; it cannot make Oriel do anything else: the content script treats all it hears as
 // page content.)
+import { EVALUATE_KIT_VERSION, type EvaluateKit } from '../../shared/page-channel.js';
+
+/**
+ * What evaluate's runner may use of the page's built-ins (shared/page-channel.ts). The runner, for a page without this
+ * script, takes the same as they are then (extension/background/ops/evaluate.ts, `currentKit`).
+ */
+function takeEvaluateKit(win: Window, apply: typeof Reflect.apply, freeze: typeof Object.freeze): EvaluateKit {
+  const set = win.setTimeout;
+  const clear = win.clearTimeout;
+  return freeze({
+    version: EVALUATE_KIT_VERSION,
+    isArray: Array.isArray,
+    keys: Object.keys,
+    getPrototypeOf: Object.getPrototypeOf,
+    apply,
+    slice: String.prototype.slice,
+    charCodeAt: String.prototype.charCodeAt,
+    objectPrototype: Object.prototype,
+    arrayPrototype: Array.prototype,
+    unbox: freeze([
+      freeze([Number.prototype, Number.prototype.valueOf] as const),
+      freeze([String.prototype, String.prototype.valueOf] as const),
+      freeze([Boolean.prototype, Boolean.prototype.valueOf] as const),
+    ]),
+    Promise,
+    setTimeout: (run: () => void, ms: number) => apply(set, win, [run, ms]),
+    clearTimeout: (id: unknown) => void apply(clear, win, [id]),
+    String,
+  });
+}
+
 /** Takes the page's globals as they are now (nothing is read before: a script that checks first touches nothing). */
 function take() {
   const win = window;
@@ -10,6 +41,8 @@ function take() {
   const dispatchEvent = EventTarget.prototype.dispatchEvent;
   const apply = Reflect.apply;
   return {
+    /** evaluate's built-ins (./evaluate-kit.ts). */
+    evaluateKit: takeEvaluateKit(win, apply, Object.freeze),
     parse: JSON.parse,
     stringify: JSON.stringify,
     CustomEvent,

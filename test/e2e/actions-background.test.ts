@@ -176,8 +176,9 @@ describe.each(BROWSERS)('background operations in %s', (kind) => {
     expect(thrown.error?.message).toContain('TypeError: nope');
     const rejected = await t.tool('evaluate', { expression: 'Promise.reject(new RangeError("later"))' });
     expect(rejected.error?.message).toContain('RangeError: later');
+    // Code that does not parse is refused by the broker before it reaches the page (broker/mcp/tools/evaluate.ts).
     const syntax = await t.tool('evaluate', { expression: 'const x = 1; x' });
-    expect(syntax.error?.code).toBe('page_error');
+    expect(syntax.error?.code).toBe('invalid_argument');
     const big = await t.tool('evaluate', { expression: '"x".repeat(5000)', max_chars: 100 });
     expect(big.structured).toMatchObject({ truncated: true });
     expect((big.structured.value as string).length).toBe(100);
