@@ -16,7 +16,9 @@ export async function openLinkInNewTab(tab: number, url: string, settings: Setti
   if (!settings.shareOpenedTabs || !/^https?:/i.test(url)) return undefined;
   const source = await chrome.tabs.get(tab).catch(() => undefined);
   if (!source?.url) return undefined;
-  const created = await chrome.tabs.create({ url, openerTabId: tab, active: false, index: source.index + 1 }).catch(() => undefined);
+  // In the shared tab's window: without one, the browser picks the last focused window (a popup the page opened), where
+  // the index means nothing and Chromium refuses the tab.
+  const created = await chrome.tabs.create({ url, openerTabId: tab, windowId: source.windowId, active: false, index: source.index + 1 }).catch(() => undefined);
   if (created?.id === undefined) return undefined;
   await setShared(created.id, true, { opener: tab, origin: originOf(source.url) });
   return `${(await browserIdentity()).instance}-${created.id}`;

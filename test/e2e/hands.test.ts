@@ -334,6 +334,10 @@ describe.each(BROWSERS)('hands in %s', (kind) => {
     const signIn = await tool('click', { selector: '#open' });
     expect(signIn.structured.opened_tabs).toEqual([{ url: target('open'), window: true, session: sessionId }]);
     expect(signIn.text).toContain(`The page opened ${target('open')} in a new window, shared as session ${(signIn.structured.opened_tabs as Array<{ session: string }>)[0]!.session}.`);
+    // With that window open (the browser's last focused one), a modified click on a link still opens its tab beside
+    // the shared one: Chromium put it in the popup's window at the shared tab's index, and refused it.
+    const middle = await tool('click', { handle: opener, button: 'middle' });
+    expect(middle.structured.new_tab_session).toEqual(sessionId);
     const guide = await tool('click', { selector: '#open-tab' });
     expect(guide.structured.opened_tabs).toEqual([{ url: target('open-tab'), session: sessionId }]);
     expect(guide.text).toContain(`The page opened ${target('open-tab')} in a new tab, shared as session`);
@@ -342,15 +346,15 @@ describe.each(BROWSERS)('hands in %s', (kind) => {
     const localhost = site.url.replace('127.0.0.1', 'localhost');
     expect(elsewhere.structured.opened_tabs).toEqual([{ url: localhost, withheld: true, session: sessionId }]);
     expect(elsewhere.text).not.toContain('s3cret');
-    const named = [blank, signIn, guide, elsewhere].map((r) => (r.structured.opened_tabs as Array<{ session: string }>)[0]!.session);
+    const named = [...[blank, signIn, guide, elsewhere].map((r) => (r.structured.opened_tabs as Array<{ session: string }>)[0]!.session), middle.structured.new_tab_session as string];
     const sessions = await until(async () => {
       const r = await call(client, 'list_sessions');
       const list = r.structured.sessions as Array<{ id: string; url: string; opener?: string }>;
       // A popup starts at about:blank: wait until each shows its page.
-      return list.filter((s) => s.url.includes('via=')).length === 3 && list.some((s) => s.url === localhost) ? list : undefined;
+      return list.filter((s) => s.url.includes('via=')).length === 4 && list.some((s) => s.url === localhost) ? list : undefined;
     }, 15_000, 'the opened tabs to become sessions');
     const opened = sessions.filter((s) => s.opener === session);
-    expect(opened.map((s) => new URL(s.url).search).sort()).toEqual(['', '?via=blank', '?via=open', '?via=open-tab']);
+    expect(opened.map((s) => new URL(s.url).search).sort()).toEqual(['', '?via=blank', '?via=blank', '?via=open', '?via=open-tab']);
     expect(opened.map((s) => s.id).sort()).toEqual([...named].sort());
     const popup = opened.find((s) => s.url.includes('via='))!.id;
     const r = await call(client, 'snapshot', { session: popup });
