@@ -33,6 +33,11 @@ export function checkLine(line: string): LineVerdict | undefined {
     if (typeof id !== 'string' && typeof id !== 'number') {
       return { kind: 'reply', error: { code: -32600, message: `Invalid request: "id" must be a string or a number, not ${id === null ? 'null' : Array.isArray(id) ? 'an array' : typeof id === 'object' ? 'an object' : typeof id}` } };
     }
+    // JSON-RPC says numbers SHOULD NOT have fractional parts; the SDK refuses them without a word, so the client would
+    // wait out its timeout. Refused here, with the id echoed as sent.
+    if (typeof id === 'number' && !Number.isSafeInteger(id)) {
+      return { kind: 'reply', error: { code: -32600, message: 'Invalid request: a numeric "id" must be a whole number' }, id };
+    }
   }
   // https://www.jsonrpc.org/specification#request_object: a method is a string, params an object or an array; a
   // message with neither a method nor a result or error is nothing a peer can answer.

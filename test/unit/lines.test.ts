@@ -75,6 +75,11 @@ describe('checkLine', () => {
     expect(checkLine('{"jsonrpc":"1.0","method":"notifications/initialized"}')).toEqual(reply(-32600, wrong));
   });
 
+  it('answers a request whose numeric id has a fraction, echoing it (the SDK would drop it unanswered)', () => {
+    expect(checkLine('{"jsonrpc":"2.0","id":1.5,"method":"ping"}')).toEqual(reply(-32600, /whole number/, 1.5));
+    expect(checkLine('{"jsonrpc":"2.0","id":7,"method":"ping"}')?.kind).toBe('message');
+  });
+
   it('answers a list or read request with parameters of the wrong type with invalid params (-32602), naming the field', () => {
     expect(checkLine('{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"cursor":5}}')).toEqual(reply(-32602, /^Invalid params for tools\/list: params\.cursor: .*string/, 2));
     expect(checkLine('{"jsonrpc":"2.0","id":"r","method":"resources/read","params":{"uri":{}}}')).toEqual(reply(-32602, /^Invalid params for resources\/read: params\.uri: /, 'r'));
