@@ -2,6 +2,7 @@
 import { NavigateArgs } from '../../../shared/ops.js';
 import { escapeBare, quoteCapped } from '../../../shared/snapshot/escape.js';
 import { WITHHELD_NOTE } from '../../../shared/protocol.js';
+import { UNTRUSTED_LABEL } from '../../../shared/page-text.js';
 import type { ToolDefinition } from './types.js';
 import { defineTool, exactlyOne } from './define.js';
 import { click } from './click.js';
@@ -22,7 +23,8 @@ export const navigate: ToolDefinition = defineTool({
   choose: [exactlyOne(['url', 'action'])],
   async handler(args, ctx) {
     const value = await ctx.callPage('navigate', args);
-    const where = value.withheld ? `${escapeBare(value.url)} (${WITHHELD_NOTE})` : `${escapeBare(value.url)} (${quoteCapped(value.title, 300)})`;
+    // A page sets its own title (any words, instructions too): labelled as page content, as list_sessions labels it.
+    const where = value.withheld ? `${escapeBare(value.url)} (${WITHHELD_NOTE})` : `${escapeBare(value.url)} (its title, ${UNTRUSTED_LABEL} ${quoteCapped(value.title, 120)})`;
     if (value.stayed) return { structured: value, text: `The page asks before it is left ("Leave site?"), and the answer was to stay: still at ${where}${value.document ? `, doc=${value.document}` : ''}; nothing was loaded. To leave, navigate again with dialog: "accept".` };
     if (value.closed) return { structured: value, text: `Closed the tab that showed ${where}; its session has ended.${dialogNote(value.dialogs)}` };
     return { structured: value, text: `Now at ${where}${value.document ? `, doc=${value.document}` : ''}. Take a snapshot to see the page.${dialogNote(value.dialogs)}` };
