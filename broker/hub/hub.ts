@@ -253,7 +253,9 @@ export class Hub {
    * not that nothing is shared.
    */
   private unknownSessionText(id: string): string | undefined {
-    const instance = id.slice(0, Math.max(0, id.indexOf('-')));
+    // Only an id of the form sessions have (`<browser instance>-<tab id>`) can be one a browser brings back.
+    const instance = /^([a-z0-9]{4,12})-\d+$/.exec(id)?.[1];
+    if (instance === undefined) return undefined;
     if (this.browsers.has(instance) && !this.graceTimers.has(instance)) return undefined;
     if (this.graceTimers.size > 0) return RECONNECTING;
     if (this.justStarted()) return JUST_STARTED;

@@ -194,6 +194,8 @@ describe('Hub calls', () => {
       const a = fakeBrowser('inst02');
       hub.attachBrowser(a.link, [tab]);
       await expect(known('inst01-7')).rejects.toMatchObject({ data: { code: 'no_session', message: expect.stringMatching(/yet: .*Retry in a few seconds/) } });
+      // An id no browser could bring back (not `<instance>-<tab>`) is unknown at once, with the sessions listed.
+      await expect(known('no-such-session')).rejects.toMatchObject({ data: { code: 'no_session', message: expect.stringMatching(/^There is no session "no-such-session"\. Sessions: inst02-7 "T"/) } });
       // The connected browser listed its tabs: an id of it that is not among them is simply not there.
       await expect(known('inst02-9')).rejects.toMatchObject({ data: { code: 'no_session', message: expect.stringMatching(/^There is no session "inst02-9"\. Sessions: inst02-7 "T"/) } });
       // After the window, a browser that left and is within its grace: still "retry".
